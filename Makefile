@@ -1,0 +1,43 @@
+# Everything runs from the project's own virtualenv; `make setup` is cheap when nothing changed.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup system-packages run db test lint fmt clean
+
+setup: system-packages $(STAMP)
+
+system-packages:
+	@scripts/system-packages.sh
+
+# Reinstall only when pyproject.toml is newer than the last install.
+# Order-only on system-packages: it must run first but must not force a reinstall.
+$(STAMP): pyproject.toml | system-packages
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+db: setup
+	@if [ -d migrations ]; then $(BIN)/flask --app scorekeeper db upgrade; fi
+
+run: setup db
+	$(BIN)/python -m scorekeeper.serve
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+fmt: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Never touches instance/: it holds the database and the secret key.
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
+		test-artifacts
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,106 @@
+"""Scorekeeper: a table-side scorekeeper for the card game Hand and Foot."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from scorekeeper.extensions import init_extensions
+
+# templates/, static/ and instance/ are top-level folders beside the package.
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# Only ever used when TESTING is on and nothing else supplied a key.
+_TEST_SECRET_KEY = "scorekeeper-tests-only-not-a-secret"
+
+DEFAULTS: dict[str, Any] = {
+    # Relative SQLite paths are resolved against the instance folder by Flask-SQLAlchemy.
+    "SQLALCHEMY_DATABASE_URI": "sqlite:///scorekeeper.sqlite",
+    "BABEL_DEFAULT_LOCALE": "en",
+    "LANGUAGES": ["en", "de", "nl", "fr", "da"],
+    "WTF_CSRF_ENABLED": True,
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+}
+
+
+def create_app(
+    config: Mapping[str, Any] | None = None, *, instance_path: str | None = None
+) -> Flask:
+    """Build the app: defaults < instance/config.py < environment < ``config``."""
+    app = Flask(
+        __name__,
+        instance_path=instance_path or str(PROJECT_ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_pyfile("config.py", silent=True)
+    _apply_environment(app)
+    if config is not None:
+        app.config.from_mapping(config)
+
+    # Flask 3 dropped the JSON_SORT_KEYS setting; the provider attribute replaces it.
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    if not app.config.get("SECRET_KEY"):
+        if app.testing:
+            app.config["SECRET_KEY"] = _TEST_SECRET_KEY
+        else:
+            app.config["SECRET_KEY"] = _load_or_create_secret_key(Path(app.instance_path))
+
+    init_extensions(app)
+
+    from scorekeeper import api, cli, main, models, security  # noqa: F401  (models: the tables)
+    from scorekeeper.web import games, players, rules, seasons, sheets
+
+    app.register_blueprint(main.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(rules.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(sheets.bp)
+    app.register_blueprint(seasons.bp)
+    cli.init_cli(app)
+    security.init_security(app)
+    return app
+
+
+def _apply_environment(app: Flask) -> None:
+    if database_url := os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = database_url
+    if secret_key := os.environ.get("SCOREKEEPER_SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key
+
+
+def _load_or_create_secret_key(instance: Path) -> str:
+    """Read instance/secret_key, creating it (mode 0600) on first start."""
+    path = instance / "secret_key"
+    if not path.exists():
+        # Write to a private temporary file, then link it into place: the key is never
+        # world-readable, and a concurrent start never reads a half-written file.
+        tmp = instance / f".secret_key.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(secrets.token_hex(32) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            # Another process may have won the race; its key is as good as ours.
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    key = path.read_text(encoding="ascii").strip()
+    if not key:
+        raise RuntimeError(f"{path} is empty; delete it to have a new key generated")
+    return key

@@ -1,0 +1,70 @@
+"""Flask extensions, created unbound here and attached to the app in ``init_extensions``."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from flask import Flask, current_app, request, session
+from flask_babel import Babel, get_locale
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import CSRFProtect
+from sqlalchemy import MetaData, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase
+
+# Named constraints let Alembic's batch mode (SQLite) find and alter them later.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+babel = Babel()
+csrf = CSRFProtect()
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_conn: Any, _connection_record: Any) -> None:
+    """Enforce foreign keys and use WAL so a reader never blocks the scorer."""
+    if isinstance(dbapi_conn, sqlite3.Connection):
+        cur = dbapi_conn.cursor()
+        for pragma in (
+            "foreign_keys=ON",
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "busy_timeout=5000",
+        ):
+            cur.execute(f"PRAGMA {pragma}")
+        cur.close()
+
+
+def select_locale() -> str | None:
+    """A language chosen in the session wins over the browser's preference."""
+    languages: list[str] = current_app.config["LANGUAGES"]
+    chosen = session.get("lang")
+    if chosen in languages:
+        return str(chosen)
+    return request.accept_languages.best_match(languages)
+
+
+def _locale_context() -> dict[str, str]:
+    return {"current_locale": str(get_locale() or current_app.config["BABEL_DEFAULT_LOCALE"])}
+
+
+def init_extensions(app: Flask) -> None:
+    db.init_app(app)
+    migrate.init_app(app, db, render_as_batch=True)
+    babel.init_app(app, locale_selector=select_locale)
+    csrf.init_app(app)
+    app.context_processor(_locale_context)

@@ -1,0 +1,49 @@
+"""Serve the app on the local network with waitress: ``python -m scorekeeper.serve``."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+from waitress import serve
+
+from scorekeeper import create_app
+
+DEFAULT_PORT = 5000
+
+
+def lan_addresses() -> list[str]:
+    """IPv4 addresses a tablet on the same network can reach; 127.0.0.1 if none found."""
+    addresses: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            # Connecting a UDP socket sends nothing: it only asks the kernel which local
+            # address would route there, i.e. the primary LAN address.
+            s.connect(("10.255.255.255", 1))
+            address = str(s.getsockname()[0])
+            if address and not address.startswith("0."):
+                addresses.append(address)
+    except OSError:
+        pass
+    return addresses or ["127.0.0.1"]
+
+
+def _port() -> int:
+    raw = os.environ.get("PORT", str(DEFAULT_PORT))
+    try:
+        return int(raw)
+    except ValueError:
+        raise SystemExit(f"PORT must be a number, not {raw!r}") from None
+
+
+def main() -> None:
+    app = create_app()
+    port = _port()
+    urls = ", ".join(f"http://{address}:{port}/" for address in lan_addresses())
+    print(f"Scorekeeper is running. On a tablet on the same network, open: {urls}", flush=True)
+    print(f"On this machine: http://127.0.0.1:{port}/  (Ctrl+C to stop)", flush=True)
+    serve(app, host="0.0.0.0", port=port)
+
+
+if __name__ == "__main__":
+    main()
