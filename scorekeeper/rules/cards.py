@@ -1,0 +1,90 @@
+"""Card classes, their values, and what a number of decks holds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from math import gcd
+
+from .i18n import N_
+
+
+class CardClass(StrEnum):
+    """The classes of cards a score sheet counts; the values are the API's keys."""
+
+    JOKERS = "jokers"
+    TWOS = "twos"
+    ACES = "aces"
+    EIGHTS_TO_KINGS = "eights_to_kings"
+    FOURS_TO_SEVENS = "fours_to_sevens"
+    BLACK_THREES = "black_threes"
+
+
+CARD_CLASS_LABELS: Mapping[CardClass, str] = {
+    CardClass.JOKERS: N_("jokers"),
+    CardClass.TWOS: N_("2s"),
+    CardClass.ACES: N_("aces"),
+    CardClass.EIGHTS_TO_KINGS: N_("8s to kings"),
+    CardClass.FOURS_TO_SEVENS: N_("4s to 7s"),
+    CardClass.BLACK_THREES: N_("black 3s"),
+}
+
+WILD_CLASSES = (CardClass.JOKERS, CardClass.TWOS)
+NATURAL_CLASSES = (CardClass.ACES, CardClass.EIGHTS_TO_KINGS, CardClass.FOURS_TO_SEVENS)
+
+# Copies of each class in one 54-card deck (52 cards and two jokers).
+PER_DECK: Mapping[CardClass, int] = {
+    CardClass.JOKERS: 2,
+    CardClass.TWOS: 4,
+    CardClass.ACES: 4,
+    CardClass.EIGHTS_TO_KINGS: 6 * 4,
+    CardClass.FOURS_TO_SEVENS: 4 * 4,
+    CardClass.BLACK_THREES: 2,
+}
+RED_THREES_PER_DECK = 2
+CARDS_PER_DECK = 54
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """Points of one card of each class, counted for a team when melded, against it when left."""
+
+    jokers: int = 50
+    twos: int = 20
+    aces: int = 20
+    eights_to_kings: int = 10
+    fours_to_sevens: int = 5
+    black_threes: int = 5
+
+    def of(self, card: CardClass) -> int:
+        value: int = getattr(self, card.value)
+        return value
+
+    def total(self, counts: Mapping[CardClass, int]) -> int:
+        return sum(self.of(card) * n for card, n in counts.items())
+
+    @property
+    def step(self) -> int:
+        """Every card total is a multiple of this (5 with the usual values)."""
+        step = 0
+        for card in CardClass:
+            step = gcd(step, self.of(card))
+        return step or 1
+
+    @property
+    def cheapest_natural(self) -> int:
+        return min(self.of(card) for card in NATURAL_CLASSES)
+
+    @property
+    def cheapest_wild(self) -> int:
+        return min(self.of(card) for card in WILD_CLASSES)
+
+
+def cards_in_play(decks: int) -> dict[CardClass, int]:
+    """How many cards of each class exist with this many decks shuffled together."""
+    return {card: n * decks for card, n in PER_DECK.items()}
+
+
+def red_threes_in_play(decks: int) -> int:
+    return RED_THREES_PER_DECK * decks

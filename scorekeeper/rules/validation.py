@@ -1,0 +1,638 @@
+"""Validating a deal: everything the table cannot have meant, said plainly.
+
+Validation never raises on odd input; it returns a list of problems, each naming
+the team (by index) and the field, with a message a card player understands.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import NATURAL_CLASSES, WILD_CLASSES, CardClass, cards_in_play, red_threes_in_play
+from .i18n import N_
+from .problems import Problem
+from .ruleset import BookCount, BookKind, PlayStyle, RuleSet, WildLimit
+from .tally import TeamTally
+
+_KIND_FIELDS = {
+    BookKind.CLEAN: "clean_books",
+    BookKind.DIRTY: "dirty_books",
+    BookKind.WILD: "wild_books",
+}
+_GO_OUT_SHORT = {
+    BookKind.CLEAN: N_("%(team)s cannot go out: %(have)d of the %(need)d clean books required."),
+    BookKind.DIRTY: N_("%(team)s cannot go out: %(have)d of the %(need)d dirty books required."),
+    BookKind.WILD: N_("%(team)s cannot go out: %(have)d of the %(need)d wild books required."),
+}
+_GO_OUT_NONE = {
+    BookKind.CLEAN: N_("%(team)s cannot go out: going out in deal %(deal)d needs a clean book."),
+    BookKind.DIRTY: N_("%(team)s cannot go out: going out in deal %(deal)d needs a dirty book."),
+    BookKind.WILD: N_("%(team)s cannot go out: going out in deal %(deal)d needs a wild book."),
+}
+_WILD_LIMIT_TEXT = {
+    WildLimit.TWICE_AS_MANY_NATURALS: N_(
+        "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: every meld "
+        "needs at least twice as many natural cards as wild cards."
+    ),
+    WildLimit.MORE_NATURALS: N_(
+        "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: every meld "
+        "needs more natural cards than wild cards."
+    ),
+    WildLimit.MIN_NATURALS: N_(
+        "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: wild cards "
+        "may only join a meld of at least %(least)d natural cards."
+    ),
+}
+_CLASS_TEXT = {
+    CardClass.JOKERS: N_("jokers"),
+    CardClass.TWOS: N_("2s"),
+    CardClass.ACES: N_("aces"),
+    CardClass.EIGHTS_TO_KINGS: N_("cards from 8 to king"),
+    CardClass.FOURS_TO_SEVENS: N_("cards from 4 to 7"),
+    CardClass.BLACK_THREES: N_("black 3s"),
+}
+
+
+def team_label(team: TeamTally, index: int) -> str:
+    """The team's name, or 'Team A', 'Team B', … when it has none."""
+    if team.name:
+        return team.name
+    letter = string.ascii_uppercase[index] if index < 26 else str(index + 1)
+    return f"Team {letter}"
+
+
+def default_decks(rules: RuleSet, teams: int) -> int:
+    return rules.decks_for(teams * rules.default_team_size())
+
+
+class _Checker:
+    def __init__(self, rules: RuleSet, deal_number: int, teams: Sequence[TeamTally], decks: int):
+        self.rules = rules
+        self.deal_number = deal_number
+        self.deal = rules.deal(deal_number)
+        self.teams = teams
+        self.decks = decks
+        self.problems: list[Problem] = []
+
+    def fail(self, index: int | None, where: str, template: str, **params: Any) -> None:
+        if index is not None:
+            params.setdefault("team", team_label(self.teams[index], index))
+        params.setdefault("deal", self.deal_number)
+        params.setdefault("decks", self.decks)
+        self.problems.append(Problem(index, where, template, params))
+
+    # --- one team --------------------------------------------------------
+
+    def team(self, i: int, team: TeamTally) -> None:
+        self.bans(i, team)
+        self.card_totals(i, team)
+        self.books_against_melded(i, team)
+        if team.melded.counted:
+            self.counted_melds(i, team)
+        self.opening(i, team)
+        if team.went_out:
+            self.going_out(i, team)
+
+    def bans(self, i: int, team: TeamTally) -> None:
+        rules = self.rules
+        if team.wild_books and not rules.wild_books:
+            self.fail(
+                i,
+                "wild_books",
+                N_("%(team)s reports %(count)d wild books, but these rules have no wild books."),
+                count=team.wild_books,
+            )
+        if team.black_three_books and not rules.black_three_books:
+            self.fail(
+                i,
+                "black_three_books",
+                N_(
+                    "%(team)s reports %(count)d black-three books, but these rules have no "
+                    "black-three books."
+                ),
+                count=team.black_three_books,
+            )
+        if team.red_threes and not rules.red_threes_laid:
+            self.fail(
+                i,
+                "red_threes",
+                N_(
+                    "%(team)s reports %(count)d red threes laid, but in these rules red threes "
+                    "are discarded at once and never laid."
+                ),
+                count=team.red_threes,
+            )
+        for book_id, count in team.special_books.items():
+            if count and rules.special_book(book_id) is None:
+                self.fail(
+                    i,
+                    f"special_books.{book_id}",
+                    N_("%(team)s reports a special book %(book)s that these rules do not have."),
+                    book=book_id,
+                )
+        if team.exact_draws and not rules.exact_draw_bonus:
+            self.fail(
+                i,
+                "exact_draws",
+                N_("%(team)s reports exact draws, but these rules give no bonus for them."),
+            )
+        most = (
+            1 if rules.play_style is PlayStyle.INDIVIDUALS else max((*rules.partnership_sizes, 1))
+        )
+        if team.exact_draws > most:
+            self.fail(
+                i,
+                "exact_draws",
+                N_(
+                    "%(team)s reports %(count)d exact draws, but a team has at most %(most)d "
+                    "players."
+                ),
+                count=team.exact_draws,
+                most=most,
+            )
+
+    def card_totals(self, i: int, team: TeamTally) -> None:
+        step = self.rules.card_values.step
+        for where, cards in (("melded", team.melded), ("left", team.left)):
+            if not cards.counted and (cards.points or 0) % step:
+                self.fail(
+                    i,
+                    where,
+                    N_(
+                        "%(team)s: %(points)d is not a possible card total; every card is worth "
+                        "a multiple of %(step)d."
+                    ),
+                    points=cards.points,
+                    step=step,
+                )
+        if team.opening_meld is not None and team.opening_meld % step:
+            self.fail(
+                i,
+                "opening_meld",
+                N_(
+                    "%(team)s: an opening meld of %(points)d is impossible; every card is worth a "
+                    "multiple of %(step)d."
+                ),
+                points=team.opening_meld,
+                step=step,
+            )
+        if team.melded.counted:
+            black = team.melded.count(CardClass.BLACK_THREES)
+            needed = team.black_three_books * self.rules.book_size
+            if black and not self.rules.black_three_books:
+                self.fail(
+                    i,
+                    "melded.black_threes",
+                    N_(
+                        "%(team)s reports %(count)d black 3s melded, but black 3s can never be "
+                        "melded in these rules."
+                    ),
+                    count=black,
+                )
+            elif black and not team.black_three_books:
+                self.fail(
+                    i,
+                    "melded.black_threes",
+                    N_(
+                        "%(team)s reports %(count)d black 3s melded but no black-three book, the "
+                        "only meld black 3s can be in."
+                    ),
+                    count=black,
+                )
+            elif black < needed or (black > needed and not self.rules.books_may_grow):
+                self.fail(
+                    i,
+                    "melded.black_threes",
+                    N_(
+                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "black-three books hold %(need)d of them."
+                    )
+                    if not self.rules.books_may_grow
+                    else N_(
+                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "black-three books hold at least %(need)d of them."
+                    ),
+                    count=black,
+                    books=team.black_three_books,
+                    need=needed,
+                )
+
+    def least_book_points(self, team: TeamTally) -> int:
+        rules = self.rules
+        size = rules.book_size
+        values = rules.card_values
+        cheapest_dirty = values.cheapest_wild + values.cheapest_natural * (size - 1)
+        least = (
+            team.clean_books * size * values.cheapest_natural
+            + team.dirty_books * cheapest_dirty
+            + team.wild_books * size * values.cheapest_wild
+        )
+        for book_id, count in team.special_books.items():
+            special = rules.special_book(book_id)
+            if special is not None:
+                least += count * special.min_points
+        return least
+
+    def books_against_melded(self, i: int, team: TeamTally) -> None:
+        values = self.rules.card_values
+        melded = team.melded.value(values, without=(CardClass.BLACK_THREES,))
+        least = self.least_book_points(team)
+        books = team.clean_books + team.dirty_books + team.wild_books
+        if melded < least:
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s melded cards worth %(melded)d, but its %(books)d books alone hold "
+                    "cards worth at least %(least)d (a clean book at least %(clean)d, a dirty "
+                    "book %(dirty)d, a wild book %(wild)d)."
+                ),
+                melded=melded,
+                least=least,
+                books=books,
+                clean=self.rules.book_size * values.cheapest_natural,
+                dirty=values.cheapest_wild + values.cheapest_natural * (self.rules.book_size - 1),
+                wild=self.rules.book_size * values.cheapest_wild,
+            )
+        smallest_meld = 3 * values.cheapest_natural
+        if 0 < melded < smallest_meld:
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s melded cards worth %(melded)d, but a meld has at least three cards, "
+                    "worth at least %(least)d."
+                ),
+                melded=melded,
+                least=smallest_meld,
+            )
+        total_value = self.worth_of_all_cards()
+        left = team.left.value(values)
+        for where, points in (("melded", melded), ("left", left)):
+            if points > total_value:
+                self.fail(
+                    i,
+                    where,
+                    N_(
+                        "%(team)s reports %(points)d points of cards, but all the cards of "
+                        "%(decks)d decks are worth only %(most)d."
+                    ),
+                    points=points,
+                    most=total_value,
+                )
+        # Black 3s too: every card melded or left is a different card of the decks.
+        melded_cards = team.melded.value(values)
+        everything = melded_cards + left
+        if melded <= total_value and left <= total_value and everything > total_value:
+            self.fail(
+                i,
+                "left",
+                N_(
+                    "%(team)s reports cards worth %(melded)d melded and %(left)d left, "
+                    "%(points)d in all, but all the cards of %(decks)d decks are worth only "
+                    "%(most)d."
+                ),
+                melded=melded_cards,
+                left=left,
+                points=everything,
+                most=total_value,
+            )
+
+    def worth_of_all_cards(self) -> int:
+        values = self.rules.card_values
+        return sum(values.of(card) * n for card, n in cards_in_play(self.decks).items())
+
+    def counted_melds(self, i: int, team: TeamTally) -> None:
+        rules = self.rules
+        size = rules.book_size
+        naturals = sum(team.melded.count(card) for card in NATURAL_CLASSES)
+        wilds = sum(team.melded.count(card) for card in WILD_CLASSES)
+        need_naturals = size * team.clean_books + (size - rules.max_wilds(size)) * team.dirty_books
+        need_wilds = size * team.wild_books + team.dirty_books
+        if naturals < need_naturals and team.dirty_books:
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s's books need at least %(need)d natural cards, but only %(have)d "
+                    "natural cards were melded; a dirty book of %(size)d cards holds at most "
+                    "%(most)d wild cards."
+                ),
+                need=need_naturals,
+                have=naturals,
+                size=size,
+                most=rules.max_wilds(size),
+            )
+        elif naturals < need_naturals:
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s's books need at least %(need)d natural cards, but only %(have)d "
+                    "natural cards were melded."
+                ),
+                need=need_naturals,
+                have=naturals,
+            )
+        if wilds < need_wilds:
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s's books need at least %(need)d wild cards, but only %(have)d wild "
+                    "cards were melded."
+                ),
+                need=need_wilds,
+                have=wilds,
+            )
+        if team.special_books or naturals < need_naturals or wilds < need_wilds:
+            return  # what special books hold is unknown; shortfalls are reported already
+        books = team.clean_books + team.dirty_books + team.wild_books
+        loose = naturals + wilds - size * books  # cards in melds that are not books (yet)
+        if not rules.books_may_grow and 0 < loose < 3:
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s melded %(loose)d cards besides its books, but a meld has at least "
+                    "three cards."
+                ),
+                loose=loose,
+            )
+            return
+        if rules.books_may_grow and rules.wild_books:
+            return  # a wild canasta may hold any number of the wild cards
+        # Wild cards that can sit in an unfinished meld of wild cards only.
+        spare = min(loose, size - 1) if rules.wild_books and loose >= 3 else 0
+        in_naturals = wilds - size * team.wild_books - spare
+        if in_naturals <= 0:
+            return
+        if rules.wild_limit is WildLimit.TWICE_AS_MANY_NATURALS:
+            ok = naturals >= 2 * in_naturals
+        elif rules.wild_limit is WildLimit.MORE_NATURALS:
+            ok = naturals >= in_naturals + max(1, team.dirty_books)
+        elif rules.books_may_grow:
+            ok = naturals >= rules.min_naturals
+        else:
+            melds = naturals // rules.min_naturals
+            ok = in_naturals <= melds * (size - rules.min_naturals)
+        if not ok:
+            self.fail(
+                i,
+                "melded",
+                _WILD_LIMIT_TEXT[rules.wild_limit],
+                wilds=in_naturals,
+                naturals=naturals,
+                least=rules.min_naturals,
+            )
+
+    def opening(self, i: int, team: TeamTally) -> None:
+        rules = self.rules
+        deal = self.deal
+        melded = team.melded.value(rules.card_values, without=(CardClass.BLACK_THREES,))
+        books = (
+            team.clean_books + team.dirty_books + team.wild_books + sum(team.special_books.values())
+        )
+        if deal.opening_needs_concealed_book:
+            if (melded or team.opening_meld) and not books:
+                self.fail(
+                    i,
+                    "opening_meld",
+                    N_(
+                        "%(team)s melded in deal %(deal)d without a book, but these rules open "
+                        "deal %(deal)d with a concealed book."
+                    ),
+                )
+            return
+        minimum = deal.opening_minimum
+        if team.opening_meld is not None and (team.opening_meld or melded):
+            if team.opening_meld < minimum:
+                self.fail(
+                    i,
+                    "opening_meld",
+                    N_(
+                        "%(team)s opened with %(points)d, but deal %(deal)d needs an opening meld "
+                        "of at least %(minimum)d."
+                    ),
+                    points=team.opening_meld,
+                    minimum=minimum,
+                )
+            elif team.opening_meld > melded:
+                self.fail(
+                    i,
+                    "opening_meld",
+                    N_(
+                        "%(team)s opened with %(points)d, but melded cards worth only %(melded)d "
+                        "in all; the opening stays on the table."
+                    ),
+                    points=team.opening_meld,
+                    melded=melded,
+                )
+        elif 0 < melded < minimum:
+            # The opening's cards never leave the table, so the melded total reaches it.
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s melded cards worth %(melded)d, less than the %(minimum)d an opening "
+                    "meld needs in deal %(deal)d."
+                ),
+                melded=melded,
+                minimum=minimum,
+            )
+
+    def going_out(self, i: int, team: TeamTally) -> None:
+        rules = self.rules
+        have = {
+            BookKind.CLEAN: team.clean_books,
+            BookKind.DIRTY: team.dirty_books,
+            BookKind.WILD: team.wild_books,
+        }
+        for book_id, count in team.special_books.items():
+            special = rules.special_book(book_id)
+            if special is not None and special.counts_as is not None:
+                have[special.counts_as] += count
+        missing = self.deal.go_out.shortfall(BookCount(**{k.value: n for k, n in have.items()}))
+        for kind in BookKind:
+            need = getattr(self.deal.go_out, kind.value)
+            if getattr(missing, kind.value):
+                template = _GO_OUT_SHORT[kind] if need > 1 else _GO_OUT_NONE[kind]
+                self.fail(i, _KIND_FIELDS[kind], template, have=have[kind], need=need)
+        alone = rules.play_style is PlayStyle.INDIVIDUALS
+        left = team.left.value(rules.card_values)
+        if alone and (left or team.left.cards):
+            self.fail(
+                i,
+                "left",
+                N_(
+                    "%(team)s went out, so no cards can be left in hand or foot, but cards worth "
+                    "%(points)d are reported left."
+                ),
+                points=left,
+            )
+        if team.red_threes_caught and (alone or rules.partner_in_foot_to_go_out):
+            self.fail(
+                i,
+                "red_threes_caught",
+                N_(
+                    "%(team)s went out, so every foot of the team was picked up and none of the "
+                    "%(count)d red threes reported caught can have been hidden in one."
+                ),
+                count=team.red_threes_caught,
+            )
+
+    # --- the whole deal --------------------------------------------------
+
+    def whole_deal(self) -> None:
+        out = [i for i, team in enumerate(self.teams) if team.went_out]
+        if len(out) > 1:
+            self.fail(
+                None,
+                "went_out",
+                N_(
+                    "Only one team can go out in a deal, but %(count)d teams report going out: "
+                    "%(names)s."
+                ),
+                count=len(out),
+                names=", ".join(team_label(self.teams[i], i) for i in out),
+            )
+        self.supply()
+
+    def supply(self) -> None:
+        """Nothing may need more cards than the decks in play hold."""
+        rules = self.rules
+        size = rules.book_size
+        in_play = cards_in_play(self.decks)
+        red = [t.red_threes + t.red_threes_caught for t in self.teams]
+        self._limit(
+            "red_threes",
+            red,
+            red_threes_in_play(self.decks),
+            N_("%(team)s reports %(count)d red threes, but %(decks)d decks hold only %(most)d."),
+            N_(
+                "The teams report %(count)d red threes together, but %(decks)d decks hold only "
+                "%(most)d."
+            ),
+        )
+        values = rules.card_values
+        worth = self.worth_of_all_cards()
+        points = [t.melded.value(values) + t.left.value(values) for t in self.teams]
+        if all(p <= worth for p in points) and sum(points) > worth:
+            self.fail(
+                None,
+                "melded",
+                N_(
+                    "The teams report cards worth %(points)d together, but all the cards of "
+                    "%(decks)d decks are worth only %(most)d."
+                ),
+                points=sum(points),
+                most=worth,
+            )
+        for card in CardClass:
+            counts = [t.melded.count(card) + t.left.count(card) for t in self.teams]
+            # Point at the cards left when the team melded none of this class.
+            fields = [
+                f"left.{card.value}"
+                if t.left.count(card) and not t.melded.count(card)
+                else f"melded.{card.value}"
+                for t in self.teams
+            ]
+            self._limit(
+                f"melded.{card.value}",
+                counts,
+                in_play[card],
+                N_("%(team)s reports %(count)d %(cards)s, but %(decks)d decks hold only %(most)d."),
+                N_(
+                    "The teams report %(count)d %(cards)s together, but %(decks)d decks hold only "
+                    "%(most)d."
+                ),
+                team_fields=fields,
+                cards=_CLASS_TEXT[card],
+            )
+        wild_supply = sum(in_play[c] for c in WILD_CLASSES)
+        natural_supply = sum(in_play[c] for c in NATURAL_CLASSES)
+        wilds = [size * t.wild_books + t.dirty_books for t in self.teams]
+        naturals = [
+            size * t.clean_books + (size - rules.max_wilds(size)) * t.dirty_books
+            for t in self.teams
+        ]
+        black = [size * t.black_three_books for t in self.teams]
+        self._limit(
+            "wild_books",
+            wilds,
+            wild_supply,
+            N_(
+                "%(team)s's books need at least %(count)d wild cards, but %(decks)d decks hold "
+                "only %(most)d."
+            ),
+            N_(
+                "The teams' books need at least %(count)d wild cards together, but %(decks)d decks "
+                "hold only %(most)d."
+            ),
+        )
+        self._limit(
+            "clean_books",
+            naturals,
+            natural_supply,
+            N_(
+                "%(team)s's books need at least %(count)d natural cards, but %(decks)d decks hold "
+                "only %(most)d."
+            ),
+            N_(
+                "The teams' books need at least %(count)d natural cards together, but %(decks)d "
+                "decks hold only %(most)d."
+            ),
+        )
+        self._limit(
+            "black_three_books",
+            black,
+            in_play[CardClass.BLACK_THREES],
+            N_(
+                "%(team)s's black-three books need %(count)d black 3s, but %(decks)d decks hold "
+                "only %(most)d."
+            ),
+            N_(
+                "The teams' black-three books need %(count)d black 3s together, but %(decks)d "
+                "decks hold only %(most)d."
+            ),
+        )
+
+    def _limit(
+        self,
+        where: str,
+        needs: list[int],
+        most: int,
+        one: str,
+        together: str,
+        team_fields: Sequence[str] = (),
+        **params: Any,
+    ) -> None:
+        """Report each team over ``most`` (at its own field, if given), else all teams together."""
+        over = [i for i, need in enumerate(needs) if need > most]
+        for i in over:
+            field = team_fields[i] if team_fields else where
+            self.fail(i, field, one, count=needs[i], most=most, **params)
+        if not over and sum(needs) > most:
+            self.fail(None, where, together, count=sum(needs), most=most, **params)
+
+
+def validate_deal(
+    rules: RuleSet, deal_number: int, teams: Sequence[TeamTally], decks: int | None = None
+) -> list[Problem]:
+    """Every problem in a deal's tally under ``rules``; an empty list when it is possible."""
+    if not 1 <= deal_number <= rules.deal_count:
+        return [
+            Problem(
+                None,
+                "deal",
+                N_("Deal %(deal)d is outside a game of %(deals)d deals."),
+                {"deal": deal_number, "deals": rules.deal_count},
+            )
+        ]
+    checker = _Checker(rules, deal_number, teams, decks or default_decks(rules, len(teams)))
+    for i, team in enumerate(teams):
+        checker.team(i, team)
+    checker.whole_deal()
+    return checker.problems

@@ -1,0 +1,637 @@
+"""What "impossible" means (RULES.md): every mistake at the table is caught, said plainly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.rules import (
+    PRESETS,
+    CardClass,
+    Cards,
+    Problem,
+    TeamTally,
+    default_decks,
+    team_label,
+    validate_deal,
+)
+
+STANDARD = PRESETS["standard"]
+
+
+def cards(**counts: int) -> Cards:
+    return Cards.of_counts({CardClass(name): n for name, n in counts.items()})
+
+
+def problems_of(
+    teams: list[TeamTally], rules_id: str = "standard", deal: int = 1, decks: int | None = None
+) -> list[tuple[int | None, str, str]]:
+    """(team, field, message) of every problem, each checked to read as plain words."""
+    problems = validate_deal(PRESETS[rules_id], deal, teams, decks)
+    for problem in problems:
+        assert_plain_words(problem)
+    return [(p.team, p.field, p.message) for p in problems]
+
+
+def assert_plain_words(problem: Problem) -> None:
+    message = problem.message
+    assert message[0].isupper(), message
+    assert message.endswith("."), message
+    # No placeholder, code name or Python value leaks into what a player reads.
+    assert "%(" not in message, message
+    assert "_" not in message, message
+    assert "None" not in message, message
+    assert not re.search(r"[{}\[\]<>]", message), message
+    # Every number the template names is in the text.
+    for name, value in problem.params.items():
+        if f"%({name})d" in problem.template:
+            assert str(value) in message, (name, message)
+
+
+def test_four_players_at_standard_play_with_five_decks() -> None:
+    assert default_decks(STANDARD, 2) == 5
+    assert default_decks(PRESETS["simpson"], 4) == 5
+    assert default_decks(PRESETS["simpson"], 2) == 3
+
+
+def test_teams_without_names_are_called_team_a_team_b() -> None:
+    labels = [team_label(TeamTally(), i) for i in (0, 1, 25, 26)]
+    assert labels == ["Team A", "Team B", "Team Z", "Team 27"]
+    assert team_label(TeamTally(name="Ann & Bob"), 0) == "Ann & Bob"
+
+
+def test_an_empty_deal_is_possible() -> None:
+    assert problems_of([TeamTally(), TeamTally()]) == []
+
+
+# --- more cards than the decks hold ----------------------------------------------------
+
+# A team that melded 6 jokers among 12 natural cards: possible on its own.
+SIX_JOKERS = TeamTally(melded=cards(jokers=6, eights_to_kings=12))
+
+
+def test_one_team_cannot_hold_more_jokers_than_five_decks_have() -> None:
+    team = TeamTally(melded=cards(jokers=6, eights_to_kings=12), left=cards(jokers=5))
+    assert problems_of([team, TeamTally()]) == [
+        (0, "melded.jokers", "Team A reports 11 jokers, but 5 decks hold only 10."),
+    ]
+
+
+def test_two_teams_together_cannot_hold_more_jokers_than_five_decks_have() -> None:
+    assert problems_of([SIX_JOKERS, TeamTally(left=cards(jokers=5))]) == [
+        (None, "melded.jokers", "The teams report 11 jokers together, but 5 decks hold only 10."),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("card", "per_deck", "text"),
+    [
+        (CardClass.JOKERS, 2, "jokers"),
+        (CardClass.TWOS, 4, "2s"),
+        (CardClass.ACES, 4, "aces"),
+        (CardClass.EIGHTS_TO_KINGS, 24, "cards from 8 to king"),
+        (CardClass.FOURS_TO_SEVENS, 16, "cards from 4 to 7"),
+        (CardClass.BLACK_THREES, 2, "black 3s"),
+    ],
+)
+@pytest.mark.parametrize("decks", [3, 5, 7])
+def test_no_card_class_can_be_reported_more_often_than_the_decks_hold(
+    card: CardClass, per_deck: int, text: str, decks: int
+) -> None:
+    most = per_deck * decks
+    left_holding_all = TeamTally(left=Cards.of_counts({card: most}))
+    assert problems_of([left_holding_all, TeamTally()], decks=decks) == []
+    one_too_many = TeamTally(left=Cards.of_counts({card: most + 1}))
+    assert problems_of([one_too_many, TeamTally()], decks=decks) == [
+        (
+            0,
+            f"left.{card.value}",  # where the team put them
+            f"Team A reports {most + 1} {text}, but {decks} decks hold only {most}.",
+        ),
+    ]
+
+
+def test_one_team_cannot_report_more_red_threes_than_five_decks_have() -> None:
+    team = TeamTally(red_threes=6, red_threes_caught=5)
+    assert problems_of([team, TeamTally()]) == [
+        (0, "red_threes", "Team A reports 11 red threes, but 5 decks hold only 10."),
+    ]
+
+
+def test_teams_together_cannot_report_more_red_threes_than_five_decks_have() -> None:
+    teams = [TeamTally(red_threes=6), TeamTally(red_threes=4, red_threes_caught=1)]
+    assert problems_of(teams) == [
+        (None, "red_threes", "The teams report 11 red threes together, but 5 decks hold only 10."),
+    ]
+
+
+def test_ten_red_threes_fit_in_five_decks() -> None:
+    assert problems_of([TeamTally(red_threes=6), TeamTally(red_threes_caught=4)]) == []
+
+
+def test_wild_books_cannot_need_more_wild_cards_than_five_decks_have() -> None:
+    # 5 wild books hold 35 wild cards; 5 decks have 10 jokers and 20 twos.
+    team = TeamTally(wild_books=5, melded=Cards(points=1500))
+    assert problems_of([team, TeamTally()]) == [
+        (0, "wild_books", "Team A's books need at least 35 wild cards, but 5 decks hold only 30."),
+    ]
+
+
+def test_the_teams_books_together_cannot_need_more_wild_cards_than_exist() -> None:
+    teams = [
+        TeamTally(wild_books=3, melded=Cards(points=1000)),
+        TeamTally(wild_books=2, melded=Cards(points=1000)),
+    ]
+    assert problems_of(teams) == [
+        (
+            None,
+            "wild_books",
+            "The teams' books need at least 35 wild cards together, but 5 decks hold only 30.",
+        ),
+    ]
+
+
+def test_books_cannot_need_more_natural_cards_than_five_decks_have() -> None:
+    # 5 decks hold 20 aces, 120 cards from 8 to king and 80 from 4 to 7: 220 natural cards.
+    team = TeamTally(clean_books=32, melded=Cards(points=2000))
+    assert (
+        0,
+        "clean_books",
+        "Team A's books need at least 224 natural cards, but 5 decks hold only 220.",
+    ) in problems_of([team, TeamTally()])
+
+
+def test_the_teams_clean_and_dirty_books_together_cannot_need_more_naturals_than_exist() -> None:
+    # 20 clean books hold 140 natural cards, 17 dirty books at least 17 x 5 = 85.
+    teams = [
+        TeamTally(clean_books=20, melded=Cards(points=1400)),
+        TeamTally(dirty_books=17, melded=Cards(points=1400)),
+    ]
+    assert problems_of(teams) == [
+        (
+            None,
+            "clean_books",
+            "The teams' books need at least 225 natural cards together, but 5 decks hold only 220.",
+        ),
+    ]
+
+
+def test_two_players_alone_have_too_few_black_threes_for_a_black_three_book() -> None:
+    # Brouillette with 2 players: 3 decks, 6 black 3s.
+    team = TeamTally(black_three_books=1)
+    assert problems_of([team, TeamTally()], "brouillette") == [
+        (
+            0,
+            "black_three_books",
+            "Team A's black-three books need 7 black 3s, but 3 decks hold only 6.",
+        ),
+    ]
+
+
+def test_melded_points_cannot_exceed_what_all_the_cards_are_worth() -> None:
+    # One deck: 2 jokers 100, 4 twos 80, 4 aces 80, 24 cards 8-K 240, 16 cards 4-7 80,
+    # 2 black 3s 10: 590; five decks 2950.
+    team = TeamTally(melded=Cards(points=3000))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A reports 3000 points of cards, but all the cards of 5 decks are worth only "
+            "2950.",
+        ),
+    ]
+
+
+def test_melded_and_left_together_cannot_exceed_what_all_the_cards_are_worth() -> None:
+    team = TeamTally(melded=Cards(points=2000), left=Cards(points=1000))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "left",
+            "Team A reports cards worth 2000 melded and 1000 left, 3000 in all, but all the cards "
+            "of 5 decks are worth only 2950.",
+        ),
+    ]
+
+
+def test_the_teams_cards_together_cannot_exceed_what_all_the_cards_are_worth() -> None:
+    teams = [TeamTally(melded=Cards(points=1500)), TeamTally(melded=Cards(points=1500))]
+    assert problems_of(teams) == [
+        (
+            None,
+            "melded",
+            "The teams report cards worth 3000 together, but all the cards of 5 decks are worth "
+            "only 2950.",
+        ),
+    ]
+
+
+# --- books the rules forbid ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules_id", ["no-wild-books", "eleven-card", "simpson", "brouillette"])
+def test_a_wild_book_is_impossible_where_the_rules_have_none(rules_id: str) -> None:
+    team = TeamTally(wild_books=1, melded=Cards(points=200))
+    assert (
+        0,
+        "wild_books",
+        "Team A reports 1 wild books, but these rules have no wild books.",
+    ) in problems_of([team, TeamTally(), TeamTally(), TeamTally()], rules_id)
+
+
+@pytest.mark.parametrize(
+    "rules_id", ["standard", "no-wild-books", "eleven-card", "saskatchewan", "simpson"]
+)
+def test_a_black_three_book_is_impossible_outside_brouillette(rules_id: str) -> None:
+    team = TeamTally(black_three_books=1)
+    assert problems_of([team, TeamTally(), TeamTally(), TeamTally()], rules_id) == [
+        (
+            0,
+            "black_three_books",
+            "Team A reports 1 black-three books, but these rules have no black-three books.",
+        ),
+    ]
+
+
+@pytest.mark.parametrize("rules_id", ["brouillette", "brouillette-low", "brouillette-partners"])
+def test_a_black_three_book_is_possible_in_brouillette(rules_id: str) -> None:
+    team = TeamTally(black_three_books=1, melded=cards(black_threes=7))
+    assert problems_of([team, TeamTally(), TeamTally(), TeamTally()], rules_id) == []
+
+
+def test_black_threes_are_never_melded_outside_brouillette() -> None:
+    team = TeamTally(melded=cards(black_threes=3, eights_to_kings=5))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "melded.black_threes",
+            "Team A reports 3 black 3s melded, but black 3s can never be melded in these rules.",
+        ),
+    ]
+
+
+def test_black_threes_are_melded_only_in_a_black_three_book() -> None:
+    team = TeamTally(melded=cards(black_threes=3, eights_to_kings=5))
+    teams = [team, TeamTally(), TeamTally(), TeamTally()]
+    assert problems_of(teams, "brouillette") == [
+        (
+            0,
+            "melded.black_threes",
+            "Team A reports 3 black 3s melded but no black-three book, the only meld black 3s "
+            "can be in.",
+        ),
+    ]
+
+
+def test_a_black_three_book_holds_at_least_seven_black_threes() -> None:
+    team = TeamTally(black_three_books=1, melded=cards(black_threes=5))
+    teams = [team, TeamTally(), TeamTally(), TeamTally()]
+    assert problems_of(teams, "brouillette") == [
+        (
+            0,
+            "melded.black_threes",
+            "Team A reports 5 black 3s melded, but its 1 black-three books hold at least 7 of "
+            "them.",
+        ),
+    ]
+
+
+@pytest.mark.parametrize("rules_id", ["simpson", "brouillette", "brouillette-low"])
+def test_red_threes_cannot_be_laid_where_they_are_discarded_at_once(rules_id: str) -> None:
+    team = TeamTally(red_threes=2)
+    assert problems_of([team, TeamTally(), TeamTally(), TeamTally()], rules_id) == [
+        (
+            0,
+            "red_threes",
+            "Team A reports 2 red threes laid, but in these rules red threes are discarded at "
+            "once and never laid.",
+        ),
+    ]
+
+
+def test_red_threes_caught_still_count_where_they_are_discarded_at_once() -> None:
+    team = TeamTally(red_threes_caught=2)
+    assert problems_of([team, TeamTally(), TeamTally(), TeamTally()], "simpson") == []
+
+
+def test_exact_draws_are_impossible_where_the_rules_give_no_bonus_for_them() -> None:
+    assert problems_of([TeamTally(exact_draws=1), TeamTally()]) == [
+        (0, "exact_draws", "Team A reports exact draws, but these rules give no bonus for them."),
+    ]
+
+
+def test_a_player_alone_draws_exactly_22_cards_at_most_once_a_deal() -> None:
+    teams = [TeamTally(exact_draws=2), TeamTally(), TeamTally(), TeamTally()]
+    assert problems_of(teams, "simpson") == [
+        (0, "exact_draws", "Team A reports 2 exact draws, but a team has at most 1 players."),
+    ]
+
+
+def test_a_special_book_the_rules_do_not_have_is_impossible() -> None:
+    team = TeamTally(special_books={"sevens": 1}, melded=Cards(points=100))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "special_books.sevens",
+            "Team A reports a special book sevens that these rules do not have.",
+        ),
+    ]
+
+
+# --- too many wild cards in a book -----------------------------------------------------
+
+
+def test_a_dirty_book_of_seven_cards_cannot_hold_five_twos() -> None:
+    team = TeamTally(dirty_books=1, melded=cards(twos=5, eights_to_kings=2))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A's books need at least 5 natural cards, but only 2 natural cards were "
+            "melded; a dirty book of 7 cards holds at most 2 wild cards.",
+        ),
+    ]
+
+
+def test_a_dirty_book_of_five_naturals_and_two_twos_is_possible() -> None:
+    team = TeamTally(dirty_books=1, melded=cards(twos=2, eights_to_kings=5))
+    assert problems_of([team, TeamTally()]) == []
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "most_wilds"),
+    [("saskatchewan", 3), ("simpson", 3), ("eleven-card", 3), ("no-wild-books", 2)],
+)
+def test_a_dirty_book_holds_only_as_many_wild_cards_as_its_rules_allow(
+    rules_id: str, most_wilds: int
+) -> None:
+    teams = [TeamTally(), TeamTally(), TeamTally()]
+    at_most = TeamTally(dirty_books=1, melded=cards(twos=most_wilds, aces=7 - most_wilds))
+    assert problems_of([at_most, *teams], rules_id) == []
+    one_more = TeamTally(dirty_books=1, melded=cards(twos=most_wilds + 1, aces=6 - most_wilds))
+    assert problems_of([one_more, *teams], rules_id) == [
+        (
+            0,
+            "melded",
+            f"Team A's books need at least {7 - most_wilds} natural cards, but only "
+            f"{6 - most_wilds} natural cards were melded; a dirty book of 7 cards holds at most "
+            f"{most_wilds} wild cards.",
+        ),
+    ]
+
+
+def test_without_wild_books_spare_wild_cards_must_sit_beside_twice_as_many_naturals() -> None:
+    # A dirty book (5 kings, 2 twos) and a meld of 1 king and 2 twos: one wild card too many.
+    team = TeamTally(dirty_books=1, melded=cards(eights_to_kings=6, twos=4))
+    assert problems_of([team, TeamTally()], "no-wild-books") == [
+        (
+            0,
+            "melded",
+            "Team A melded 4 wild cards with only 6 natural cards: every meld needs at least "
+            "twice as many natural cards as wild cards.",
+        ),
+    ]
+
+
+def test_with_wild_books_spare_wild_cards_may_be_an_unfinished_wild_meld() -> None:
+    team = TeamTally(dirty_books=1, melded=cards(eights_to_kings=6, twos=4))
+    assert problems_of([team, TeamTally()], "standard") == []
+
+
+def test_simpson_melds_need_more_naturals_than_wild_cards() -> None:
+    # A dirty book of 4 fives and 3 twos beside a meld of one five and two twos.
+    team = TeamTally(dirty_books=1, melded=cards(fours_to_sevens=5, twos=5))
+    teams = [team, TeamTally(), TeamTally(), TeamTally()]
+    assert problems_of(teams, "simpson") == [
+        (
+            0,
+            "melded",
+            "Team A melded 5 wild cards with only 5 natural cards: every meld needs more natural "
+            "cards than wild cards.",
+        ),
+    ]
+
+
+def test_eleven_card_wild_cards_join_only_melds_of_four_naturals() -> None:
+    team = TeamTally(dirty_books=1, melded=cards(eights_to_kings=5, twos=5))
+    assert problems_of([team, TeamTally()], "eleven-card") == [
+        (
+            0,
+            "melded",
+            "Team A melded 5 wild cards with only 5 natural cards: wild cards may only join a "
+            "meld of at least 4 natural cards.",
+        ),
+    ]
+
+
+def test_wild_books_need_seven_wild_cards_each() -> None:
+    team = TeamTally(wild_books=1, melded=cards(jokers=3, twos=3))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A's books need at least 7 wild cards, but only 6 wild cards were melded.",
+        ),
+    ]
+
+
+def test_a_meld_has_at_least_three_cards_besides_the_books() -> None:
+    team = TeamTally(clean_books=1, melded=cards(eights_to_kings=9))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A melded 2 cards besides its books, but a meld has at least three cards.",
+        ),
+    ]
+
+
+# --- card totals -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("field", ["melded", "left"])
+def test_a_card_total_must_be_a_multiple_of_5(field: str) -> None:
+    team = TeamTally(**{field: Cards(points=557)})  # type: ignore[arg-type]
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            field,
+            "Team A: 557 is not a possible card total; every card is worth a multiple of 5.",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("books", "melded", "least"),
+    [
+        ({"clean_books": 1}, 30, 35),
+        ({"dirty_books": 1}, 45, 50),
+        ({"wild_books": 1}, 135, 140),
+        ({"clean_books": 2, "dirty_books": 1, "wild_books": 1}, 255, 2 * 35 + 50 + 140),
+    ],
+)
+def test_melded_points_cannot_be_below_what_the_books_hold_at_least(
+    books: dict[str, int], melded: int, least: int
+) -> None:
+    team = TeamTally(melded=Cards(points=melded), **books)  # type: ignore[arg-type]
+    count = sum(books.values())
+    assert (
+        0,
+        "melded",
+        f"Team A melded cards worth {melded}, but its {count} books alone hold cards worth at "
+        f"least {least} (a clean book at least 35, a dirty book 50, a wild book 140).",
+    ) in problems_of([team, TeamTally()])
+    enough = TeamTally(melded=Cards(points=max(least, 50)), **books)  # type: ignore[arg-type]
+    assert problems_of([enough, TeamTally()]) == []
+
+
+def test_a_melded_total_below_the_smallest_meld_is_impossible() -> None:
+    team = TeamTally(melded=Cards(points=10))
+    assert (
+        0,
+        "melded",
+        "Team A melded cards worth 10, but a meld has at least three cards, worth at least 15.",
+    ) in problems_of([team, TeamTally()])
+
+
+# --- going out -------------------------------------------------------------------------
+
+OUT_WITH_BOOKS = TeamTally(
+    clean_books=2, dirty_books=2, wild_books=1, melded=Cards(points=600), went_out=True
+)
+
+
+def test_two_teams_cannot_both_go_out() -> None:
+    teams = [
+        OUT_WITH_BOOKS,
+        TeamTally(
+            name="The Smiths",
+            melded=Cards(points=600),
+            clean_books=2,
+            dirty_books=2,
+            wild_books=1,
+            went_out=True,
+        ),
+    ]
+    assert problems_of(teams) == [
+        (
+            None,
+            "went_out",
+            "Only one team can go out in a deal, but 2 teams report going out: Team A, The Smiths.",
+        ),
+    ]
+
+
+def test_nobody_going_out_is_possible() -> None:
+    # The stock ran out.
+    teams = [TeamTally(melded=Cards(points=600), clean_books=2), TeamTally()]
+    assert problems_of(teams) == []
+
+
+def test_going_out_without_the_required_books_is_refused() -> None:
+    team = TeamTally(clean_books=1, dirty_books=2, melded=Cards(points=400), went_out=True)
+    assert problems_of([team, TeamTally()]) == [
+        (0, "clean_books", "Team A cannot go out: 1 of the 2 clean books required."),
+        (0, "wild_books", "Team A cannot go out: going out in deal 1 needs a wild book."),
+    ]
+
+
+@pytest.mark.parametrize("rules_id", ["standard", "saskatchewan", "no-wild-books"])
+def test_a_team_that_went_out_picked_up_every_foot_so_caught_no_red_three(rules_id: str) -> None:
+    team = TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=PRESETS[rules_id].deal(1).go_out.wild,
+        red_threes_caught=1,
+        melded=Cards(points=800),
+        went_out=True,
+    )
+    assert problems_of([team, TeamTally()], rules_id) == [
+        (
+            0,
+            "red_threes_caught",
+            "Team A went out, so every foot of the team was picked up and none of the 1 red "
+            "threes reported caught can have been hidden in one.",
+        ),
+    ]
+
+
+def test_a_player_alone_who_went_out_caught_no_red_three() -> None:
+    team = TeamTally(
+        clean_books=1, dirty_books=1, red_threes_caught=2, melded=Cards(points=200), went_out=True
+    )
+    teams = [team, TeamTally(), TeamTally(), TeamTally()]
+    assert [(t, f) for t, f, _ in problems_of(teams, "simpson")] == [(0, "red_threes_caught")]
+
+
+def test_eleven_card_partner_may_still_hide_a_red_three_in_an_unplayed_foot() -> None:
+    # Going out there does not wait for the partner to pick up the foot.
+    team = TeamTally(
+        clean_books=1, dirty_books=1, red_threes_caught=1, melded=Cards(points=200), went_out=True
+    )
+    assert problems_of([team, TeamTally()], "eleven-card") == []
+
+
+@pytest.mark.parametrize(
+    "left", [Cards(points=15), cards(fours_to_sevens=3)], ids=["points", "counts"]
+)
+def test_a_player_alone_who_went_out_has_no_cards_left(left: Cards) -> None:
+    team = TeamTally(
+        clean_books=1, dirty_books=1, melded=Cards(points=200), left=left, went_out=True
+    )
+    teams = [team, TeamTally(), TeamTally(), TeamTally()]
+    assert problems_of(teams, "simpson") == [
+        (
+            0,
+            "left",
+            "Team A went out, so no cards can be left in hand or foot, but cards worth 15 are "
+            "reported left.",
+        ),
+    ]
+
+
+def test_a_partnership_that_went_out_may_have_cards_left_in_the_partners_hand() -> None:
+    team = TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=1,
+        melded=Cards(points=600),
+        left=Cards(points=45),
+        went_out=True,
+    )
+    assert problems_of([team, TeamTally()]) == []
+
+
+# --- the deal itself -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deal", [0, -1, 5, 100])
+def test_a_deal_outside_the_game_is_a_problem_not_an_exception(deal: int) -> None:
+    problems = validate_deal(STANDARD, deal, [TeamTally(), TeamTally()])
+    assert [(p.team, p.field, p.message) for p in problems] == [
+        (None, "deal", f"Deal {deal} is outside a game of 4 deals."),
+    ]
+
+
+def test_problems_serialise_as_team_field_and_message() -> None:
+    problem = validate_deal(STANDARD, 1, [TeamTally(exact_draws=1), TeamTally()])[0]
+    assert problem.to_dict() == {
+        "team": 0,
+        "field": "exact_draws",
+        "message": "Team A reports exact draws, but these rules give no bonus for them.",
+    }
+
+
+def test_every_problem_of_a_deal_full_of_mistakes_is_reported_at_once() -> None:
+    teams = [
+        TeamTally(wild_books=1, red_threes=11, melded=Cards(points=33), went_out=True),
+        TeamTally(clean_books=1, melded=Cards(points=20), exact_draws=1, went_out=True),
+    ]
+    fields = [(team, field) for team, field, _ in problems_of(teams, "no-wild-books")]
+    assert (0, "wild_books") in fields
+    assert (0, "red_threes") in fields
+    assert (0, "melded") in fields
+    assert (1, "exact_draws") in fields
+    assert (1, "clean_books") in fields
+    assert (None, "went_out") in fields
