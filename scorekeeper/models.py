@@ -1,0 +1,252 @@
+"""The tables: what the table entered, kept safely. Scores are derived from the rules.
+
+Each game keeps a JSON copy of the RuleSet it was started with, so editing house
+rules never changes an old game. A deal's score columns are a cache that
+:mod:`scorekeeper.services.games` recomputes from the rules on every write.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.extensions import db
+from scorekeeper.rules import CardClass, Cards, RuleSet, TeamTally
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "player"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    memberships: Mapped[list[TeamMember]] = relationship(back_populates="player")
+
+
+class Season(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "season"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    starts_on: Mapped[date | None] = mapped_column(Date)
+    ends_on: Mapped[date | None] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class HouseRules(db.Model):  # type: ignore[name-defined,misc]
+    """A table's own named ruleset, derived from a preset."""
+
+    __tablename__ = "house_rules"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(63), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    def rules(self) -> RuleSet:
+        return RuleSet.from_dict(self.ruleset)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "game"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # A copy of the rules the game was started with.
+    ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    ruleset_id: Mapped[str] = mapped_column(String(63))
+    season_id: Mapped[int | None] = mapped_column(
+        ForeignKey("season.id", ondelete="SET NULL"), index=True
+    )
+    played_on: Mapped[date] = mapped_column(Date, index=True)
+    decks: Mapped[int] = mapped_column(Integer)
+    first_dealer_seat: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    abandoned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+
+    season: Mapped[Season | None] = relationship()
+    teams: Mapped[list[Team]] = relationship(
+        back_populates="game", order_by="Team.position", cascade="all, delete-orphan"
+    )
+    deals: Mapped[list[Deal]] = relationship(
+        back_populates="game", order_by="Deal.number", cascade="all, delete-orphan"
+    )
+    corrections: Mapped[list[Correction]] = relationship(
+        back_populates="game", order_by="Correction.id", cascade="all, delete-orphan"
+    )
+
+    def rules(self) -> RuleSet:
+        return RuleSet.from_dict(self.ruleset)
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class Team(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "team"
+    __table_args__ = (UniqueConstraint("game_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+
+    game: Mapped[Game] = relationship(back_populates="teams")
+    members: Mapped[list[TeamMember]] = relationship(
+        back_populates="team", order_by="TeamMember.seat", cascade="all, delete-orphan"
+    )
+
+
+class TeamMember(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "team_member"
+    __table_args__ = (UniqueConstraint("team_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("team.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)  # order within the team
+
+    team: Mapped[Team] = relationship(back_populates="members")
+    player: Mapped[Player] = relationship(back_populates="memberships")
+
+
+class Deal(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "deal"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    # Bumped on every change; a save that read an older version is refused.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="deals")
+    results: Mapped[list[DealResult]] = relationship(
+        back_populates="deal", order_by="DealResult.position", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+
+class DealResult(db.Model):  # type: ignore[name-defined,misc]
+    """What one team reported for one deal, and its score under the game's rules."""
+
+    __tablename__ = "deal_result"
+    __table_args__ = (
+        UniqueConstraint("deal_id", "position"),
+        CheckConstraint("clean_books >= 0 AND dirty_books >= 0 AND wild_books >= 0", "books"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deal.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("team.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    clean_books: Mapped[int] = mapped_column(Integer, default=0)
+    dirty_books: Mapped[int] = mapped_column(Integer, default=0)
+    wild_books: Mapped[int] = mapped_column(Integer, default=0)
+    black_three_books: Mapped[int] = mapped_column(Integer, default=0)
+    special_books: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
+    red_threes: Mapped[int] = mapped_column(Integer, default=0)
+    red_threes_caught: Mapped[int] = mapped_column(Integer, default=0)
+    # Cards are entered either as a point total or as counts per card class.
+    melded_points: Mapped[int | None] = mapped_column(Integer)
+    melded_counts: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    left_points: Mapped[int | None] = mapped_column(Integer)
+    left_counts: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    went_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    opening_meld: Mapped[int | None] = mapped_column(Integer)
+    exact_draws: Mapped[int] = mapped_column(Integer, default=0)
+    # A cache of the score the rules give this tally; recomputed on every write.
+    score: Mapped[int] = mapped_column(Integer, default=0)
+
+    deal: Mapped[Deal] = relationship(back_populates="results")
+    team: Mapped[Team] = relationship()
+
+    def tally(self, name: str = "") -> TeamTally:
+        return TeamTally(
+            name=name,
+            clean_books=self.clean_books,
+            dirty_books=self.dirty_books,
+            wild_books=self.wild_books,
+            black_three_books=self.black_three_books,
+            special_books=dict(self.special_books or {}),
+            red_threes=self.red_threes,
+            red_threes_caught=self.red_threes_caught,
+            melded=_cards(self.melded_points, self.melded_counts),
+            left=_cards(self.left_points, self.left_counts),
+            went_out=self.went_out,
+            opening_meld=self.opening_meld,
+            exact_draws=self.exact_draws,
+        )
+
+    def store(self, tally: TeamTally) -> None:
+        self.clean_books = tally.clean_books
+        self.dirty_books = tally.dirty_books
+        self.wild_books = tally.wild_books
+        self.black_three_books = tally.black_three_books
+        self.special_books = {k: v for k, v in tally.special_books.items() if v}
+        self.red_threes = tally.red_threes
+        self.red_threes_caught = tally.red_threes_caught
+        self.melded_points, self.melded_counts = _columns(tally.melded)
+        self.left_points, self.left_counts = _columns(tally.left)
+        self.went_out = tally.went_out
+        self.opening_meld = tally.opening_meld
+        self.exact_draws = tally.exact_draws
+
+
+def _cards(points: int | None, counts: dict[str, int] | None) -> Cards:
+    if counts is not None:
+        return Cards.of_counts({CardClass(key): n for key, n in counts.items()})
+    return Cards(points=points or 0)
+
+
+def _columns(cards: Cards) -> tuple[int | None, dict[str, int] | None]:
+    if cards.counts is not None:
+        return None, {card.value: n for card, n in cards.counts.items()}
+    return cards.points or 0, None
+
+
+class Correction(db.Model):  # type: ignore[name-defined,misc]
+    """One changed field of a past deal: the game's visible correction log."""
+
+    __tablename__ = "correction"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    deal_number: Mapped[int] = mapped_column(Integer)
+    # All fields changed by one save share a batch, so undo reverts them together.
+    batch: Mapped[int] = mapped_column(Integer)
+    team_position: Mapped[int | None] = mapped_column(Integer)
+    field: Mapped[str] = mapped_column(String(40))
+    # JSON texts of the value before and after, so undo can put the old one back.
+    old_value: Mapped[str] = mapped_column(Text)
+    new_value: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    game: Mapped[Game] = relationship(back_populates="corrections")

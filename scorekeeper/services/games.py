@@ -1,0 +1,516 @@
+"""Games and deals: starting, scoring, correcting, finishing. Nothing half-written, ever."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.exc import StaleDataError
+
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Correction,
+    Deal,
+    DealResult,
+    Game,
+    Player,
+    Season,
+    Team,
+    TeamMember,
+    utcnow,
+)
+from scorekeeper.rules import (
+    Problem,
+    RuleSet,
+    TallyError,
+    TeamScore,
+    TeamTally,
+    read_team,
+    score_team,
+    validate_deal,
+)
+from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.tally import NAME_LONGEST
+
+from . import rulesets
+from .errors import Conflict, Invalid, Malformed, NotFound, StaleDeal
+
+# The fields of a tally the correction log tracks, in sheet order.
+TRACKED_FIELDS = (
+    "clean_books",
+    "dirty_books",
+    "wild_books",
+    "black_three_books",
+    "special_books",
+    "red_threes",
+    "red_threes_caught",
+    "melded",
+    "left",
+    "went_out",
+    "opening_meld",
+    "exact_draws",
+)
+
+
+@dataclass(frozen=True)
+class TeamSpec:
+    name: str
+    players: Sequence[str]
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+def load_game(game_id: int) -> Game:
+    """The game with its teams, players and deals, in a fixed number of queries."""
+    game: Game | None = db.session.scalar(
+        db.select(Game)
+        .where(Game.id == game_id, Game.deleted_at.is_(None))
+        .options(
+            selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
+            selectinload(Game.deals).selectinload(Deal.results),
+        )
+    )
+    if game is None:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    return game
+
+
+@dataclass(frozen=True)
+class ResultView:
+    tally: TeamTally
+    score: TeamScore
+
+
+@dataclass(frozen=True)
+class DealView:
+    number: int
+    version: int
+    results: list[ResultView]
+    running: list[int]
+    corrected: bool = False
+
+    @property
+    def stock_out(self) -> bool:
+        return not any(result.tally.went_out for result in self.results)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as the score sheet shows it: every deal scored by the game's own rules."""
+
+    game: Game
+    rules: RuleSet
+    team_names: list[str]
+    team_players: list[list[str]]
+    deals: list[DealView]
+    totals: list[int]
+    seats: list[str] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished_at is not None
+
+    @property
+    def next_deal(self) -> int | None:
+        number = len(self.deals) + 1
+        return number if number <= self.rules.deal_count and not self.game.abandoned_at else None
+
+    def dealer(self, number: int) -> str | None:
+        if not self.seats:
+            return None
+        return self.seats[(self.game.first_dealer_seat + number - 1) % len(self.seats)]
+
+    @property
+    def leaders(self) -> list[int]:
+        """The team indexes with the highest total: one, or several on a tie."""
+        if not self.deals:
+            return []
+        best = max(self.totals)
+        return [i for i, total in enumerate(self.totals) if total == best]
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team's index once the game is finished; None on a tie."""
+        leaders = self.leaders
+        return leaders[0] if self.finished and len(leaders) == 1 else None
+
+
+def seat_order(teams: Sequence[Team]) -> list[str]:
+    """Players around the table: partners sit apart, teams alternate."""
+    size = max((len(team.members) for team in teams), default=0)
+    return [
+        team.members[seat].player.name
+        for seat in range(size)
+        for team in teams
+        if seat < len(team.members)
+    ]
+
+
+def view_game(game: Game) -> GameView:
+    rules = game.rules()
+    names = [team.name for team in game.teams]
+    corrected = {c.deal_number for c in game.corrections if c.undone_at is None}
+    running = [0] * len(game.teams)
+    deals: list[DealView] = []
+    for deal in game.deals:
+        results = []
+        for result in deal.results:
+            tally = result.tally(names[result.position])
+            score = score_team(rules, tally)
+            results.append(ResultView(tally, score))
+            running[result.position] += score.score
+        deals.append(
+            DealView(deal.number, deal.version, results, list(running), deal.number in corrected)
+        )
+    return GameView(
+        game=game,
+        rules=rules,
+        team_names=names,
+        team_players=[[m.player.name for m in team.members] for team in game.teams],
+        deals=deals,
+        totals=running,
+        seats=seat_order(game.teams),
+    )
+
+
+def list_games(page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
+    """Games newest first, a page at a time; also the number of games in all."""
+    query = db.select(Game).where(Game.deleted_at.is_(None))
+    total = db.session.scalar(db.select(func.count()).select_from(query.subquery())) or 0
+    games = db.session.scalars(
+        query.order_by(Game.played_on.desc(), Game.id.desc())
+        .options(
+            selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
+            selectinload(Game.deals).selectinload(Deal.results),
+        )
+        .limit(per_page)
+        .offset((max(page, 1) - 1) * per_page)
+    ).all()
+    return list(games), total
+
+
+# ---------------------------------------------------------------------------
+# Starting a game
+
+
+def _players(names: Sequence[str]) -> dict[str, Player]:
+    """Players by case-folded name: those seen before, and new ones for the rest."""
+    known = {
+        player.name.casefold(): player
+        for player in db.session.scalars(
+            db.select(Player).where(func.lower(Player.name).in_([n.lower() for n in names]))
+        )
+    }
+    for name in names:
+        if name.casefold() not in known:
+            known[name.casefold()] = Player(name=name)
+    return known
+
+
+def start_game(
+    ruleset: Any,
+    teams: Sequence[TeamSpec],
+    *,
+    season_id: int | None = None,
+    played_on: date | None = None,
+    first_dealer_seat: int = 0,
+) -> Game:
+    """Start a game under a copy of ``ruleset`` (a preset id, house rules, or a rules object)."""
+    rules = rulesets.resolve(ruleset)
+    problems: list[Problem] = []
+
+    def fail(where: str, template: str, **params: Any) -> None:
+        problems.append(Problem(None, where, template, params))
+
+    if not 2 <= len(teams) <= 8:
+        raise Invalid.say(N_("A game needs 2 to 8 teams."), field="teams")
+    seen: set[str] = set()
+    clean_teams: list[tuple[str, list[str]]] = []
+    for i, team in enumerate(teams):
+        players = [name.strip() for name in team.players if name.strip()]
+        if not players:
+            fail(f"teams[{i}].players", N_("Every team needs at least one player."))
+        for name in players:
+            if len(name) > NAME_LONGEST:
+                fail(
+                    f"teams[{i}].players",
+                    N_("A player's name has at most %(longest)d characters."),
+                    longest=NAME_LONGEST,
+                )
+            if name.casefold() in seen:
+                fail(
+                    f"teams[{i}].players", N_("%(name)s cannot sit at the table twice."), name=name
+                )
+            seen.add(name.casefold())
+        team_name = team.name.strip() or " & ".join(players)[:NAME_LONGEST]
+        if len(team_name) > NAME_LONGEST:
+            fail(
+                f"teams[{i}].name",
+                N_("A team name has at most %(longest)d characters."),
+                longest=NAME_LONGEST,
+            )
+        clean_teams.append((team_name, players))
+    count = sum(len(players) for _, players in clean_teams)
+    if not rules.min_players <= count <= rules.max_players:
+        fail(
+            "teams",
+            N_("These rules are for %(low)d to %(high)d players, not %(count)d."),
+            low=rules.min_players,
+            high=rules.max_players,
+            count=count,
+        )
+    sizes = {len(players) for _, players in clean_teams}
+    seatings = rules.seatings(count)
+    if count and (len(sizes) != 1 or (len(clean_teams), sizes.pop()) not in seatings):
+        options = " or ".join(
+            f"{teams_} teams of {size}" if size > 1 else "everyone playing alone"
+            for teams_, size in seatings
+        )
+        fail(
+            "teams",
+            N_("With %(count)d players these rules need %(options)s."),
+            count=count,
+            options=options,
+        )
+    names = [name.casefold() for name, _ in clean_teams]
+    if len(set(names)) != len(names):
+        fail("teams", N_("Two teams cannot have the same name."))
+    if season_id is not None and db.session.get(Season, season_id) is None:
+        fail("season", N_("There is no season %(id)s."), id=season_id)
+    if not 0 <= first_dealer_seat < max(count, 1):
+        fail("first_dealer_seat", N_("The first dealer must be one of the players."))
+    if problems:
+        raise Invalid(problems)
+
+    game = Game(
+        ruleset=rules.to_dict(),
+        ruleset_id=rules.id,
+        season_id=season_id,
+        played_on=played_on or date.today(),
+        decks=rules.decks_for(count),
+        first_dealer_seat=first_dealer_seat,
+    )
+    known = _players([name for _, players in clean_teams for name in players])
+    for position, (team_name, players) in enumerate(clean_teams):
+        team = Team(position=position, name=team_name)
+        team.members = [
+            TeamMember(player=known[name.casefold()], seat=seat)
+            for seat, name in enumerate(players)
+        ]
+        game.teams.append(team)
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+# ---------------------------------------------------------------------------
+# Deals
+
+
+def read_tallies(game: Game, data: Any) -> list[TeamTally]:
+    """The teams' tallies from JSON, one per team in team order; Malformed otherwise."""
+    if not isinstance(data, list):
+        raise Malformed.say(N_("teams must be a list with one entry per team."), field="teams")
+    if len(data) != len(game.teams):
+        raise Malformed.say(
+            N_("This game has %(count)d teams; a deal needs one entry for each."),
+            field="teams",
+            count=len(game.teams),
+        )
+    problems: list[Problem] = []
+    tallies = []
+    for i, item in enumerate(data):
+        try:
+            tallies.append(read_team(item, i))
+        except TallyError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise Malformed(problems)
+    return tallies
+
+
+def _named(game: Game, tallies: Sequence[TeamTally]) -> list[TeamTally]:
+    from dataclasses import replace
+
+    return [replace(t, name=team.name) for t, team in zip(tallies, game.teams, strict=True)]
+
+
+def _check(game: Game, rules: RuleSet, number: int, tallies: Sequence[TeamTally]) -> None:
+    if len(tallies) != len(game.teams):
+        raise Malformed.say(
+            N_("This game has %(count)d teams; a deal needs one entry for each."),
+            field="teams",
+            count=len(game.teams),
+        )
+    problems = validate_deal(rules, number, _named(game, tallies), game.decks)
+    if problems:
+        raise Invalid(problems)
+
+
+def record_deal(game_id: int, tallies: Sequence[TeamTally]) -> Deal:
+    """Save the next deal of a game, all teams at once, only if the whole deal is possible."""
+    game = load_game(game_id)
+    rules = game.rules()
+    if game.abandoned_at is not None:
+        raise Conflict.say(N_("This game was abandoned; restore it to go on."), field="game")
+    number = len(game.deals) + 1
+    if number > rules.deal_count:
+        raise Conflict.say(
+            N_("All %(deals)d deals of this game are in; correct a deal instead."),
+            field="game",
+            deals=rules.deal_count,
+        )
+    _check(game, rules, number, tallies)
+    deal = Deal(number=number)
+    for position, (team, tally) in enumerate(zip(game.teams, tallies, strict=True)):
+        result = DealResult(position=position, team=team)
+        result.store(tally)
+        result.score = score_team(rules, tally).score
+        deal.results.append(result)
+    game.deals.append(deal)
+    if number == rules.deal_count:
+        game.finished_at = utcnow()
+    db.session.commit()
+    return deal
+
+
+def _deal(game: Game, number: int) -> Deal:
+    for deal in game.deals:
+        if deal.number == number:
+            return deal
+    raise NotFound.say(N_("Deal %(deal)d has not been played yet."), field="deal", deal=number)
+
+
+def _field_json(tally: TeamTally, name: str) -> str:
+    return json.dumps(tally.to_json()[name], sort_keys=True)
+
+
+def correct_deal(game_id: int, number: int, version: int, tallies: Sequence[TeamTally]) -> Deal:
+    """Correct a past deal. Refused when someone else saved it since ``version`` was read."""
+    game = load_game(game_id)
+    rules = game.rules()
+    deal = _deal(game, number)
+    if deal.version != version:
+        raise StaleDeal(number, view_game(game).deals[number - 1])
+    _check(game, rules, number, tallies)
+    batch = (
+        db.session.scalar(
+            db.select(func.max(Correction.batch)).where(Correction.game_id == game.id)
+        )
+        or 0
+    ) + 1
+    changed = False
+    for result, tally in zip(deal.results, tallies, strict=True):
+        before = result.tally()
+        for name in TRACKED_FIELDS:
+            old, new = _field_json(before, name), _field_json(tally, name)
+            if old != new:
+                changed = True
+                game.corrections.append(
+                    Correction(
+                        deal_number=number,
+                        batch=batch,
+                        team_position=result.position,
+                        field=name,
+                        old_value=old,
+                        new_value=new,
+                    )
+                )
+        result.store(tally)
+        result.score = score_team(rules, tally).score
+    if not changed:
+        db.session.rollback()
+        return deal
+    deal.updated_at = utcnow()
+    _commit_deal(number, game_id)
+    return deal
+
+
+def _commit_deal(number: int, game_id: int) -> None:
+    try:
+        db.session.commit()
+    except StaleDataError:
+        # Another writer saved the same deal between our read and our write.
+        db.session.rollback()
+        game = load_game(game_id)
+        raise StaleDeal(number, view_game(game).deals[number - 1]) from None
+
+
+def undo_last_correction(game_id: int) -> int | None:
+    """Put back the values before the latest correction; returns its deal number, if any."""
+    game = load_game(game_id)
+    live = [c for c in game.corrections if c.undone_at is None]
+    if not live:
+        return None
+    batch = max(c.batch for c in live)
+    rows = [c for c in live if c.batch == batch]
+    number = rows[0].deal_number
+    deal = _deal(game, number)
+    rules = game.rules()
+    for result in deal.results:
+        data = result.tally().to_json()
+        mine = [c for c in rows if c.team_position == result.position]
+        if not mine:
+            continue
+        for correction in mine:
+            data[correction.field] = json.loads(correction.old_value)
+        tally = read_team(data, result.position)
+        result.store(tally)
+        result.score = score_team(rules, tally).score
+    now = utcnow()
+    for correction in rows:
+        correction.undone_at = now
+    deal.updated_at = now
+    _commit_deal(number, game_id)
+    return number
+
+
+# ---------------------------------------------------------------------------
+# The game as a whole
+
+
+def abandon_game(game_id: int) -> None:
+    game = load_game(game_id)
+    game.abandoned_at = utcnow()
+    db.session.commit()
+
+
+def delete_game(game_id: int) -> None:
+    """Hide the game everywhere; :func:`restore_game` brings it back."""
+    game = load_game(game_id)
+    game.deleted_at = utcnow()
+    db.session.commit()
+
+
+def restore_game(game_id: int) -> None:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    game.deleted_at = None
+    game.abandoned_at = None
+    db.session.commit()
+
+
+def corrections(game_id: int) -> list[Correction]:
+    return list(load_game(game_id).corrections)
+
+
+def tallies_from_mapping(items: Sequence[Mapping[str, Any]]) -> list[TeamTally]:
+    """Tallies from already-parsed team mappings (forms), reporting every malformed field."""
+    problems: list[Problem] = []
+    tallies = []
+    for i, item in enumerate(items):
+        try:
+            tallies.append(read_team(item, i))
+        except TallyError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise Malformed(problems)
+    return tallies

@@ -1,0 +1,97 @@
+"""Players: the people seen at the table, renamed and merged when one person has two entries."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import func
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Player, Season, TeamMember
+from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.tally import NAME_LONGEST
+
+from .errors import Conflict, Invalid, NotFound
+
+
+def all_players() -> list[Player]:
+    return list(db.session.scalars(db.select(Player).order_by(func.lower(Player.name))))
+
+
+def get_player(player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None:
+        raise NotFound.say(N_("There is no player %(id)s."), field="player", id=player_id)
+    return player
+
+
+def _clean_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > NAME_LONGEST:
+        raise Invalid.say(
+            N_("A player's name has 1 to %(longest)d characters."),
+            field="name",
+            longest=NAME_LONGEST,
+        )
+    return name
+
+
+def rename_player(player_id: int, name: str) -> Player:
+    player = get_player(player_id)
+    name = _clean_name(name)
+    other = db.session.scalar(
+        db.select(Player).where(func.lower(Player.name) == name.lower(), Player.id != player.id)
+    )
+    if other is not None:
+        raise Conflict.say(
+            N_("%(name)s already exists; merge the two entries instead."), field="name", name=name
+        )
+    player.name = name
+    db.session.commit()
+    return player
+
+
+def merge_players(keep_id: int, merge_id: int) -> Player:
+    """Move every game of ``merge_id`` onto ``keep_id`` and remove the duplicate entry."""
+    if keep_id == merge_id:
+        raise Invalid.say(N_("Choose two different players to merge."), field="merge")
+    keep, gone = get_player(keep_id), get_player(merge_id)
+    shared = db.session.scalar(
+        db.select(func.count())
+        .select_from(TeamMember)
+        .where(
+            TeamMember.player_id == keep.id,
+            TeamMember.team_id.in_(
+                db.select(TeamMember.team_id).where(TeamMember.player_id == gone.id)
+            ),
+        )
+    )
+    if shared:
+        raise Conflict.say(
+            N_("%(a)s and %(b)s played in the same team, so they are two people."),
+            field="merge",
+            a=keep.name,
+            b=gone.name,
+        )
+    for membership in list(gone.memberships):
+        membership.player = keep
+    db.session.flush()
+    db.session.delete(gone)
+    db.session.commit()
+    return keep
+
+
+def create_season(name: str, starts_on: date | None = None, ends_on: date | None = None) -> Season:
+    name = name.strip()
+    if not name or len(name) > 80:
+        raise Invalid.say(N_("A season needs a name of 1 to 80 characters."), field="name")
+    if starts_on and ends_on and ends_on < starts_on:
+        raise Invalid.say(N_("A season cannot end before it starts."), field="ends_on")
+    if db.session.scalar(db.select(Season).where(func.lower(Season.name) == name.lower())):
+        raise Conflict.say(
+            N_("There is already a season called %(name)s."), field="name", name=name
+        )
+    season = Season(name=name, starts_on=starts_on, ends_on=ends_on)
+    db.session.add(season)
+    db.session.commit()
+    return season

@@ -1,0 +1,116 @@
+"""Rules presets and the table's own house rules."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from scorekeeper.extensions import db
+from scorekeeper.models import HouseRules, utcnow
+from scorekeeper.rules import PRESETS, RuleSet, RuleSetError
+from scorekeeper.rules.i18n import N_
+
+from .errors import Invalid, Malformed, NotFound
+
+
+def all_rulesets() -> list[RuleSet]:
+    """The presets, then the saved house rules by name."""
+    house = db.session.scalars(db.select(HouseRules).order_by(HouseRules.name)).all()
+    return [*PRESETS.values(), *(rules.rules() for rules in house)]
+
+
+def find_house_rules(ref: str | int) -> HouseRules | None:
+    house: HouseRules | None
+    if isinstance(ref, int) or ref.isdigit():
+        house = db.session.get(HouseRules, int(ref))
+    else:
+        house = db.session.scalar(db.select(HouseRules).filter_by(slug=ref))
+    return house
+
+
+def resolve(ref: Any) -> RuleSet:
+    """A preset id, a house-rules id (slug or number), or a whole ruleset object."""
+    if isinstance(ref, Mapping):
+        try:
+            return RuleSet.from_dict(ref)
+        except RuleSetError as error:
+            raise Invalid(error.problems) from error
+    if isinstance(ref, bool) or not isinstance(ref, str | int):
+        raise Malformed.say(
+            N_("ruleset must be a rules id or a whole ruleset object."), field="ruleset"
+        )
+    if isinstance(ref, str) and ref in PRESETS:
+        return PRESETS[ref]
+    house = find_house_rules(ref)
+    if house is None:
+        raise NotFound.say(N_("There are no rules called %(id)s."), field="ruleset", id=str(ref))
+    return house.rules()
+
+
+def _slug(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:50] or "house-rules"
+    candidate, n = slug, 2
+    while candidate in PRESETS or find_house_rules(candidate) is not None:
+        candidate, n = f"{slug}-{n}", n + 1
+    return candidate
+
+
+def _check_name(name: str) -> str:
+    name = name.strip()
+    if not name or len(name) > 80:
+        raise Invalid.say(N_("House rules need a name of 1 to 80 characters."), field="name")
+    return name
+
+
+def create_house_rules(name: str, base: str, overrides: Mapping[str, Any]) -> HouseRules:
+    """Save new house rules: the ``base`` rules with ``overrides`` applied."""
+    name = _check_name(name)
+    parent = resolve(base)
+    slug = _slug(name)
+    try:
+        rules = parent.derive(dict(overrides), id=slug, name=name)
+    except RuleSetError as error:
+        raise Invalid(error.problems) from error
+    house = HouseRules(slug=slug, name=name, ruleset=rules.to_dict())
+    db.session.add(house)
+    db.session.commit()
+    return house
+
+
+def update_house_rules(ref: str | int, name: str, overrides: Mapping[str, Any]) -> HouseRules:
+    """Change saved house rules; games already started keep their own copy."""
+    house = find_house_rules(ref)
+    if house is None:
+        raise NotFound.say(N_("There are no rules called %(id)s."), field="ruleset", id=str(ref))
+    name = _check_name(name)
+    try:
+        rules = house.rules().derive(dict(overrides), name=name)
+    except RuleSetError as error:
+        raise Invalid(error.problems) from error
+    house.name = name
+    house.ruleset = rules.to_dict()
+    house.updated_at = utcnow()
+    db.session.commit()
+    return house
+
+
+def delete_house_rules(ref: str | int) -> None:
+    house = find_house_rules(ref)
+    if house is None:
+        raise NotFound.say(N_("There are no rules called %(id)s."), field="ruleset", id=str(ref))
+    db.session.delete(house)
+    db.session.commit()
+
+
+__all__ = [
+    "Malformed",
+    "all_rulesets",
+    "create_house_rules",
+    "delete_house_rules",
+    "find_house_rules",
+    "resolve",
+    "update_house_rules",
+]

@@ -1,0 +1,959 @@
+"""Standings: who is the best player and partnership, per season and of all time.
+
+What counts: only **finished** games that are neither abandoned nor deleted.
+
+How a line is computed (a *line* is one player, or one partnership: the same two or three
+players in one team, whatever the team was called):
+
+- **wins**: a team with the highest final total wins the game. A tie at the top is a shared
+  win: each of the ``k`` tied teams gets ``1/k`` of a win (two teams level at the top get half
+  a win each), and every player of such a team gets that share. Sums are kept exact in
+  :data:`WIN_UNITS` (1/840ths of a win, 840 being divisible by every number of teams, 2 to 8).
+- **win %**: wins / games.
+- **points**: the sum of the team's final totals; **average per game** and **per deal** divide
+  it by the games and deals played. Points from different rules are not comparable, so each
+  line also says which rules its points came from (:attr:`Line.rules`).
+- **average margin**: the team's total minus the best opposing total, averaged over games
+  (positive for a winner, negative for the rest).
+- **books per game** by kind, **red threes per game**, **going-out rate** (deals the team went
+  out / deals played), **stock-outs** (deals of the line's games in which nobody went out) and
+  **best game** (the highest team total).
+- **rating**: see :mod:`scorekeeper.services.ratings`. In a season's standings it is the rating
+  over that season's games only; in the all-time standings, over every game.
+
+Performance: every figure is aggregated in SQL (``GROUP BY`` over deal results joined with
+their team, team members and game; per-game totals and winners come from a subquery with
+window functions), so a standings page runs the same few queries for 10 or 10,000 games.
+Ratings need one pass over the games in order, fed by one query. The result is cached
+in-process; see :func:`fingerprint` for when the cache is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from fractions import Fraction
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import BigInteger, Integer, Select, case, cast, event, func, literal, select, true
+from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.sql.selectable import CTE, Subquery
+
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Deal,
+    DealResult,
+    Game,
+    Player,
+    Season,
+    Team,
+    TeamMember,
+)
+from scorekeeper.rules import Problem, RuleSet, score_team, validate_deal
+from scorekeeper.rules.i18n import N_
+
+from . import rulesets
+from .errors import Conflict, NotFound
+from .ratings import GameResult, RatingPoint, Ratings, rate_games
+
+# A k-way tie at the top gives each tied team WIN_UNITS // k: exact for 2 to 8 teams.
+WIN_UNITS = 840
+BOOK_KINDS = ("clean", "dirty", "wild", "black_three")
+# No row has an id past a 64-bit integer, and SQLite refuses to even look one up.
+LARGEST_ID = 2**63 - 1
+# A partnership is keyed by (size, lowest id, highest id, sum of ids, sum of squared ids):
+# exact for teams of up to four players (the most any ruleset allows).
+LARGEST_PARTNERSHIP = 4
+
+
+# ---------------------------------------------------------------------------
+# Lines
+
+
+@dataclass(frozen=True)
+class RulesShare:
+    """The part of a line played under one ruleset: its points are comparable with each other."""
+
+    ruleset_id: str
+    games: int
+    points: int
+    deals: int
+
+    @property
+    def average_per_game(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass
+class Line:
+    """One standings line: a player (one id) or a partnership (two or more ids)."""
+
+    players: tuple[int, ...]
+    names: tuple[str, ...] = ()
+    games: int = 0
+    win_units: int = 0
+    points: int = 0
+    deals: int = 0
+    margin: int = 0
+    clean_books: int = 0
+    dirty_books: int = 0
+    wild_books: int = 0
+    black_three_books: int = 0
+    red_threes: int = 0
+    red_threes_caught: int = 0
+    went_out: int = 0
+    stock_outs: int = 0
+    best: int | None = None
+    worst: int | None = None
+    rules: dict[str, RulesShare] = field(default_factory=dict)
+    rating: int | None = None
+
+    @property
+    def name(self) -> str:
+        return " & ".join(self.names)
+
+    @property
+    def wins(self) -> Fraction:
+        return Fraction(self.win_units, WIN_UNITS)
+
+    @property
+    def win_pct(self) -> float:
+        return 100 * self.win_units / (WIN_UNITS * self.games) if self.games else 0.0
+
+    @property
+    def average_per_game(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def average_per_deal(self) -> float:
+        return self.points / self.deals if self.deals else 0.0
+
+    @property
+    def average_margin(self) -> float:
+        return self.margin / self.games if self.games else 0.0
+
+    @property
+    def books_per_game(self) -> dict[str, float]:
+        games = self.games or 1
+        return {kind: getattr(self, f"{kind}_books") / games for kind in BOOK_KINDS}
+
+    @property
+    def going_out_rate(self) -> float:
+        return self.went_out / self.deals if self.deals else 0.0
+
+    @property
+    def red_threes_per_game(self) -> float:
+        return self.red_threes / self.games if self.games else 0.0
+
+    @property
+    def ruleset_ids(self) -> list[str]:
+        """The rules this line's points came from, the most played first."""
+        return [
+            share.ruleset_id
+            for share in sorted(self.rules.values(), key=lambda s: (-s.games, s.ruleset_id))
+        ]
+
+    def add(self, row: Any) -> None:
+        """Fold in one aggregate row (this line's games under one ruleset)."""
+        for name in (
+            "games",
+            "win_units",
+            "points",
+            "deals",
+            "margin",
+            "clean_books",
+            "dirty_books",
+            "wild_books",
+            "black_three_books",
+            "red_threes",
+            "red_threes_caught",
+            "went_out",
+            "stock_outs",
+        ):
+            setattr(self, name, getattr(self, name) + int(getattr(row, name) or 0))
+        self.best = row.best if self.best is None else max(self.best, row.best)
+        self.worst = row.worst if self.worst is None else min(self.worst, row.worst)
+        self.rules[row.ruleset_id] = RulesShare(
+            row.ruleset_id, int(row.games), int(row.points), int(row.deals)
+        )
+
+
+# The sort orders a standings table offers (``?sort=``): highest first, except names.
+# Ties fall back to wins, then rating, then name.
+SORTS: dict[str, Callable[[Line], Any]] = {
+    "wins": lambda line: line.win_units,
+    "win_pct": lambda line: line.win_pct,
+    "rating": lambda line: line.rating if line.rating is not None else -math.inf,
+    "games": lambda line: line.games,
+    "points": lambda line: line.points,
+    "avg": lambda line: line.average_per_game,
+    "avg_deal": lambda line: line.average_per_deal,
+    "margin": lambda line: line.average_margin,
+    "books": lambda line: sum(line.books_per_game.values()),
+    "going_out": lambda line: line.going_out_rate,
+    "red_threes": lambda line: line.red_threes_per_game,
+    "stock_outs": lambda line: line.stock_outs,
+    "best": lambda line: line.best if line.best is not None else -math.inf,
+    "name": lambda line: line.name.casefold(),
+}
+DEFAULT_SORT = "wins"
+
+
+def sort_lines(lines: Iterable[Line], sort: str = DEFAULT_SORT) -> list[Line]:
+    """Lines best first by ``sort`` (unknown sorts fall back to wins), then wins, rating, name."""
+    key = SORTS.get(sort, SORTS[DEFAULT_SORT])
+    ordered = sorted(lines, key=lambda line: line.name.casefold())
+    ordered.sort(key=lambda line: (SORTS["wins"](line), SORTS["rating"](line)), reverse=True)
+    if sort == "name":
+        return sorted(ordered, key=key)
+    return sorted(ordered, key=key, reverse=True)
+
+
+# ---------------------------------------------------------------------------
+# SQL
+
+
+def _counted(season_id: int | None) -> list[Any]:
+    conditions: list[Any] = [
+        Game.finished_at.is_not(None),
+        Game.abandoned_at.is_(None),
+        Game.deleted_at.is_(None),
+    ]
+    if season_id is not None:
+        conditions.append(Game.season_id == season_id)
+    return conditions
+
+
+def _team_totals(season_id: int | None) -> Subquery:
+    """One row per team of every counted game: its total and its tallies summed over deals."""
+    r = DealResult
+    return (
+        select(
+            Team.id.label("team_id"),
+            Team.game_id.label("game_id"),
+            Game.ruleset_id.label("ruleset_id"),
+            Game.played_on.label("played_on"),
+            func.sum(r.score).label("total"),
+            func.count(r.id).label("deals"),
+            func.sum(r.clean_books).label("clean_books"),
+            func.sum(r.dirty_books).label("dirty_books"),
+            func.sum(r.wild_books).label("wild_books"),
+            func.sum(r.black_three_books).label("black_three_books"),
+            func.sum(r.red_threes).label("red_threes"),
+            func.sum(r.red_threes_caught).label("red_threes_caught"),
+            func.sum(case((r.went_out, 1), else_=0)).label("went_out"),
+        )
+        .select_from(r)
+        .join(Team, r.team_id == Team.id)
+        .join(Game, Team.game_id == Game.id)
+        .where(*_counted(season_id))
+        .group_by(Team.id, Team.game_id, Game.ruleset_id, Game.played_on)
+        .subquery("team_totals")
+    )
+
+
+_TALLY_SUMS = (
+    "deals",
+    "clean_books",
+    "dirty_books",
+    "wild_books",
+    "black_three_books",
+    "red_threes",
+    "red_threes_caught",
+    "went_out",
+)
+
+
+def _ranked(season_id: int | None) -> CTE:
+    """Team totals with each team's share of the win, its margin and its game's stock-outs."""
+    t = _team_totals(season_id).c
+    windows = select(
+        *t,
+        func.max(t.total).over(partition_by=t.game_id).label("top"),
+        # The second-best total; equal to the best on a tie at the top.
+        func.nth_value(t.total, 2)
+        .over(partition_by=t.game_id, order_by=t.total.desc(), rows=(None, None))
+        .label("second"),
+        func.count().over(partition_by=(t.game_id, t.total)).label("level"),
+        # At most one team goes out in a deal (validate_deal refuses two), so the deals of
+        # the game minus its go-outs are the deals in which nobody went out.
+        func.sum(t.went_out).over(partition_by=t.game_id).label("game_outs"),
+    ).subquery("windows")
+    w = windows.c
+    at_top = w.total == w.top
+    return select(
+        w.team_id,
+        w.game_id,
+        w.ruleset_id,
+        w.played_on,
+        w.total,
+        *(w[name] for name in _TALLY_SUMS),
+        case((at_top, literal(WIN_UNITS, Integer) // w.level), else_=0).label("win_units"),
+        (w.total - case((at_top, w.second), else_=w.top)).label("margin"),
+        (w.deals - w.game_outs).label("stock_outs"),
+    ).cte("ranked")
+
+
+def _line_sums(ranked: CTE) -> list[Any]:
+    r = ranked.c
+    return [
+        r.ruleset_id,
+        func.count().label("games"),
+        func.sum(r.win_units).label("win_units"),
+        func.sum(r.total).label("points"),
+        func.sum(r.margin).label("margin"),
+        func.sum(r.stock_outs).label("stock_outs"),
+        func.max(r.total).label("best"),
+        func.min(r.total).label("worst"),
+        *(func.sum(r[name]).label(name) for name in _TALLY_SUMS),
+    ]
+
+
+def _player_rows(season_id: int | None) -> Select[Any]:
+    ranked = _ranked(season_id)
+    return (
+        select(TeamMember.player_id, *_line_sums(ranked))
+        .select_from(ranked.join(TeamMember, TeamMember.team_id == ranked.c.team_id))
+        .group_by(TeamMember.player_id, ranked.c.ruleset_id)
+    )
+
+
+def _partnership_rows(season_id: int | None) -> Select[Any]:
+    ranked = _ranked(season_id)
+    player = cast(TeamMember.player_id, BigInteger)
+    keys = (
+        select(
+            TeamMember.team_id,
+            func.count().label("size"),
+            func.min(TeamMember.player_id).label("lo"),
+            func.max(TeamMember.player_id).label("hi"),
+            func.sum(player).label("ids"),
+            func.sum(player * player).label("squares"),
+        )
+        .select_from(ranked.join(TeamMember, TeamMember.team_id == ranked.c.team_id))
+        .group_by(TeamMember.team_id)
+        .subquery("team_keys")
+    )
+    k = keys.c
+    return (
+        select(k.size, k.lo, k.hi, k.ids, k.squares, *_line_sums(ranked))
+        .select_from(ranked.join(keys, k.team_id == ranked.c.team_id))
+        .where(k.size >= 2)
+        .group_by(k.size, k.lo, k.hi, k.ids, k.squares, ranked.c.ruleset_id)
+    )
+
+
+def partnership_ids(size: int, lo: int, hi: int, ids: int, squares: int) -> tuple[int, ...]:
+    """The player ids behind a partnership key (see :data:`LARGEST_PARTNERSHIP`)."""
+    if size == 2:
+        return (lo, hi)
+    middle, middle_squares = ids - lo - hi, squares - lo * lo - hi * hi
+    if size == 3:
+        return (lo, middle, hi)
+    if size == 4:
+        # a + b = middle and a² + b² = middle_squares, so (b - a)² = 2·squares - middle².
+        gap = math.isqrt(2 * middle_squares - middle * middle)
+        return (lo, (middle - gap) // 2, (middle + gap) // 2, hi)
+    raise ValueError(f"teams of {size} players are not supported")
+
+
+def _rating_games(season_id: int | None) -> list[GameResult]:
+    """Every counted game in order, each team with its players and total: one query."""
+    t = _team_totals(season_id).c
+    rows = db.session.execute(
+        select(t.game_id, t.played_on, t.team_id, t.total, TeamMember.player_id)
+        .join(TeamMember, TeamMember.team_id == t.team_id)
+        .order_by(t.played_on, t.game_id, t.team_id, TeamMember.seat)
+    )
+    games: list[GameResult] = []
+    current: tuple[int, date] | None = None
+    teams: dict[int, tuple[list[int], int]] = {}
+
+    def close() -> None:
+        if current is not None:
+            games.append(
+                GameResult(
+                    current[0],
+                    current[1],
+                    tuple((tuple(players), total) for players, total in teams.values()),
+                )
+            )
+
+    for game_id, played_on, team_id, total, player_id in rows:
+        if current is None or current[0] != game_id:
+            close()
+            current, teams = (game_id, played_on), {}
+        teams.setdefault(team_id, ([], int(total)))[0].append(player_id)
+    close()
+    return games
+
+
+# ---------------------------------------------------------------------------
+# The cache
+
+
+def fingerprint() -> tuple[Any, ...]:
+    """A cheap summary of everything standings depend on: one query over three tables.
+
+    It changes when a game is added, finished, abandoned, deleted, restored or moved to
+    another season (counts and id sums per state), when a deal is added or corrected (every
+    correction bumps the deal's version) and when players are merged (the members' player
+    ids). In-process writes also bump :data:`_generation` on commit, which catches the rest
+    (a changed date). Names are never cached: they are read on every request.
+    """
+    g = Game
+    gid = cast(g.id, BigInteger)
+
+    def state(column: Any, name: str) -> list[Any]:
+        return [
+            func.count(column).label(f"{name}_count"),
+            func.sum(case((column.is_not(None), gid * gid), else_=0)).label(f"{name}_ids"),
+        ]
+
+    games = select(
+        func.count().label("games"),
+        func.sum(gid).label("game_ids"),
+        *state(g.finished_at, "finished"),
+        *state(g.abandoned_at, "abandoned"),
+        *state(g.deleted_at, "deleted"),
+        func.sum(cast(g.season_id, BigInteger) * gid).label("seasons"),
+        func.min(g.played_on).label("first_day"),
+        func.max(g.played_on).label("last_day"),
+    ).subquery("g")
+    deals = select(
+        func.count().label("deals"),
+        func.sum(Deal.version).label("versions"),
+        func.max(Deal.updated_at).label("last_change"),
+    ).subquery("d")
+    members = select(
+        func.count().label("members"),
+        func.sum(cast(TeamMember.player_id, BigInteger) * TeamMember.team_id).label("seats"),
+    ).subquery("m")
+    row = db.session.execute(
+        select(games, deals, members).select_from(games.join(deals, true()).join(members, true()))
+    ).one()
+    return tuple(row)
+
+
+_generation = 0
+_WATCHED = (Game, Team, TeamMember, Deal, DealResult, Season)
+
+
+@event.listens_for(Session, "after_flush")
+def _note_changes(session: Session, _context: Any) -> None:
+    if any(isinstance(obj, _WATCHED) for obj in (*session.new, *session.dirty, *session.deleted)):
+        session.info["standings_changed"] = True
+
+
+@event.listens_for(Session, "after_commit")
+def _bump_generation(session: Session) -> None:
+    global _generation
+    if session.info.pop("standings_changed", False):
+        _generation += 1
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget_changes(session: Session) -> None:
+    session.info.pop("standings_changed", None)
+
+
+@dataclass(frozen=True)
+class _Computed:
+    """Standings as cached: ids and numbers only (names are read per request)."""
+
+    players: list[Line]
+    partnerships: list[Line]
+    ratings: Ratings
+
+
+_cache: dict[tuple[str, int | None], tuple[tuple[Any, ...], _Computed]] = {}
+_cache_lock = threading.Lock()
+_CACHE_ENTRIES = 64
+
+
+def _compute(season_id: int | None, previous: Ratings | None) -> _Computed:
+    players: dict[int, Line] = {}
+    for row in db.session.execute(_player_rows(season_id)):
+        players.setdefault(row.player_id, Line(players=(row.player_id,))).add(row)
+    partnerships: dict[tuple[int, ...], Line] = {}
+    for row in db.session.execute(_partnership_rows(season_id)):
+        ids = partnership_ids(row.size, row.lo, row.hi, int(row.ids), int(row.squares))
+        partnerships.setdefault(ids, Line(players=ids)).add(row)
+    ratings = rate_games(_rating_games(season_id), previous)
+    for line in players.values():
+        line.rating = ratings.display(line.players[0])
+    for line in partnerships.values():
+        shown = [r for p in line.players if (r := ratings.display(p)) is not None]
+        # A partnership's rating: the mean of its players' ratings (a tie-breaker only).
+        line.rating = round(sum(shown) / len(shown)) if shown else None
+    return _Computed(list(players.values()), list(partnerships.values()), ratings)
+
+
+def _computed(season_id: int | None) -> _Computed:
+    """The standings of a scope, from the cache while nothing they depend on has changed."""
+    if not current_app.config.get("STANDINGS_CACHE", True):
+        return _compute(season_id, None)
+    key = (str(db.engine.url), season_id)
+    stamp = (_generation, *fingerprint())
+    with _cache_lock:
+        cached = _cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    computed = _compute(season_id, cached[1].ratings if cached else None)
+    with _cache_lock:
+        _cache[key] = (stamp, computed)
+        while len(_cache) > _CACHE_ENTRIES:
+            _cache.pop(next(iter(_cache)))
+    return computed
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+# ---------------------------------------------------------------------------
+# Public
+
+
+@dataclass(frozen=True)
+class Standings:
+    season: Season | None
+    players: list[Line]
+    partnerships: list[Line]
+    ratings: Ratings
+    names: dict[int, str]
+
+    @property
+    def games(self) -> int:
+        return len(self.ratings.games)
+
+
+def player_names() -> dict[int, str]:
+    return {
+        player_id: name for player_id, name in db.session.execute(select(Player.id, Player.name))
+    }
+
+
+def get_season(season_id: int) -> Season:
+    season = db.session.get(Season, season_id) if 0 < season_id <= LARGEST_ID else None
+    if season is None:
+        raise NotFound.say(N_("There is no season %(id)s."), field="season", id=season_id)
+    return season
+
+
+def standings(season_id: int | None = None, sort: str = DEFAULT_SORT) -> Standings:
+    """Players' and partnerships' standings of a season (or of all time), sorted by ``sort``."""
+    season = get_season(season_id) if season_id is not None else None
+    computed = _computed(season_id)
+    names = player_names()
+
+    def named(lines: list[Line]) -> list[Line]:
+        return sort_lines(
+            (replace(line, names=tuple(names.get(p, "?") for p in line.players)) for line in lines),
+            sort,
+        )
+
+    return Standings(
+        season=season,
+        players=named(computed.players),
+        partnerships=named(computed.partnerships),
+        ratings=computed.ratings,
+        names=names,
+    )
+
+
+@dataclass(frozen=True)
+class SeasonSummary:
+    season: Season
+    games: int
+
+
+def seasons() -> list[SeasonSummary]:
+    """Every season, newest first, with its number of counted games: one query."""
+    counted = (
+        select(Game.season_id, func.count().label("games"))
+        .where(*_counted(None))
+        .group_by(Game.season_id)
+        .subquery()
+    )
+    rows = db.session.execute(
+        select(Season, func.coalesce(counted.c.games, 0))
+        .outerjoin(counted, counted.c.season_id == Season.id)
+        .order_by(Season.starts_on.desc().nulls_last(), Season.id.desc())
+    ).all()
+    return [SeasonSummary(season, int(games)) for season, games in rows]
+
+
+# ---------------------------------------------------------------------------
+# A player's own page
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's record with a partner or against an opponent."""
+
+    player_id: int
+    name: str
+    games: int
+    won: int  # with a partner: wins in WIN_UNITS; against an opponent: games finished ahead
+    lost: int = 0  # against an opponent: games finished behind
+    points: int = 0
+
+    @property
+    def wins(self) -> Fraction:
+        return Fraction(self.won, WIN_UNITS)
+
+    @property
+    def tied(self) -> int:
+        return self.games - self.won - self.lost
+
+    @property
+    def win_share(self) -> float:
+        """With a partner: the share of games won (0 to 1)."""
+        return self.won / (WIN_UNITS * self.games) if self.games else 0.0
+
+    @property
+    def average_per_game(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    game_id: int
+    played_on: date
+    ruleset_id: str
+    total: int
+    margin: int
+    win_units: int
+
+    @property
+    def result(self) -> str:
+        if self.win_units == WIN_UNITS:
+            return "won"
+        return "shared" if self.win_units else "lost"
+
+
+@dataclass(frozen=True)
+class Bucket:
+    low: int
+    high: int  # exclusive
+    games: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player: Player
+    line: Line | None
+    rank: int | None
+    partners: list[Record]
+    opponents: list[Record]
+    recent: list[RecentGame]
+    history: list[RatingPoint]
+    distribution: list[Bucket]
+
+
+RECENT_GAMES = 20
+BUCKETS = 10
+
+
+def _nice_width(span: int, buckets: int) -> int:
+    """A round bucket width (5, 10, 25, 50, 100, 250, ...) giving about ``buckets`` buckets."""
+    raw = max(span / buckets, 1)
+    magnitude = 10 ** max(math.floor(math.log10(raw)), 0)
+    for step in (1, 2.5, 5, 10):
+        width = int(step * magnitude)
+        if width >= raw and width % 5 == 0:
+            return width
+    return int(10 * magnitude)
+
+
+def player_stats(player_id: int) -> PlayerStats:
+    """Everything the player's page shows, all time, in a fixed number of queries."""
+    player = db.session.get(Player, player_id) if 0 < player_id <= LARGEST_ID else None
+    if player is None:
+        raise NotFound.say(N_("There is no player %(id)s."), field="player", id=player_id)
+    table = standings(None)
+    line = next((line for line in table.players if line.players == (player_id,)), None)
+    rank = table.players.index(line) + 1 if line else None
+    names = table.names
+
+    ranked = _ranked(None)
+    mine = ranked.alias("mine")
+    me = TeamMember.__table__.alias("me")
+    mate = TeamMember.__table__.alias("mate")
+    partners = [
+        Record(pid, names.get(pid, "?"), int(games), int(won or 0), 0, int(points or 0))
+        for pid, games, won, points in db.session.execute(
+            select(
+                mate.c.player_id, func.count(), func.sum(mine.c.win_units), func.sum(mine.c.total)
+            )
+            .select_from(mine)
+            .join(me, (me.c.team_id == mine.c.team_id) & (me.c.player_id == player_id))
+            .join(mate, (mate.c.team_id == mine.c.team_id) & (mate.c.player_id != player_id))
+            .group_by(mate.c.player_id)
+        )
+    ]
+    partners.sort(key=lambda r: (-r.games, -r.won, r.name.casefold()))
+
+    theirs = ranked.alias("theirs")
+    them = TeamMember.__table__.alias("them")
+    opponents = [
+        Record(pid, names.get(pid, "?"), int(games), int(ahead or 0), int(behind or 0))
+        for pid, games, ahead, behind in db.session.execute(
+            select(
+                them.c.player_id,
+                func.count(),
+                func.sum(case((mine.c.total > theirs.c.total, 1), else_=0)),
+                func.sum(case((mine.c.total < theirs.c.total, 1), else_=0)),
+            )
+            .select_from(mine)
+            .join(me, (me.c.team_id == mine.c.team_id) & (me.c.player_id == player_id))
+            .join(
+                theirs,
+                (theirs.c.game_id == mine.c.game_id) & (theirs.c.team_id != mine.c.team_id),
+            )
+            .join(them, them.c.team_id == theirs.c.team_id)
+            .group_by(them.c.player_id)
+        )
+    ]
+    opponents.sort(key=lambda r: (-r.games, r.name.casefold()))
+
+    recent = [
+        RecentGame(game_id, played_on, ruleset_id, int(total), int(margin), int(win_units))
+        for game_id, played_on, ruleset_id, total, margin, win_units in db.session.execute(
+            select(
+                mine.c.game_id,
+                mine.c.played_on,
+                mine.c.ruleset_id,
+                mine.c.total,
+                mine.c.margin,
+                mine.c.win_units,
+            )
+            .join(me, (me.c.team_id == mine.c.team_id) & (me.c.player_id == player_id))
+            .order_by(mine.c.played_on.desc(), mine.c.game_id.desc())
+            .limit(RECENT_GAMES)
+        )
+    ]
+    distribution = _distribution(line, ranked, player_id)
+    return PlayerStats(
+        player=player,
+        line=line,
+        rank=rank,
+        partners=partners,
+        opponents=opponents,
+        recent=recent,
+        history=table.ratings.points(player_id),
+        distribution=distribution,
+    )
+
+
+def _distribution(line: Line | None, ranked: CTE, player_id: int) -> list[Bucket]:
+    """The player's game totals counted in round-width buckets (a histogram), in SQL."""
+    if line is None or line.best is None or line.worst is None:
+        return []
+    width = _nice_width(line.best - line.worst, BUCKETS)
+    start = math.floor(line.worst / width) * width
+    # Every total is at least ``start``, so integer division is the floor on every database.
+    bucket = (ranked.c.total - start) // literal(width, Integer)
+    rows = db.session.execute(
+        select(bucket.label("bucket"), func.count())
+        .select_from(ranked)
+        .join(TeamMember, TeamMember.team_id == ranked.c.team_id)
+        .where(TeamMember.player_id == player_id)
+        .group_by("bucket")
+    ).all()
+    counts = {int(b): int(n) for b, n in rows}
+    last = max(counts, default=0)
+    return [
+        Bucket(start + i * width, start + (i + 1) * width, counts.get(i, 0))
+        for i in range(last + 1)
+    ]
+
+
+# ---------------------------------------------------------------------------
+# What if: the same tallies scored under other rules. Nothing is written.
+
+
+@dataclass(frozen=True)
+class WhatIfDeal:
+    number: int
+    old: list[int]
+    new: list[int]
+    problems: list[Problem]
+
+
+@dataclass(frozen=True)
+class WhatIfGame:
+    game_id: int
+    played_on: date
+    old_rules: RuleSet
+    new_rules: RuleSet
+    team_names: list[str]
+    team_players: list[list[int]]
+    deals: list[WhatIfDeal]
+
+    @property
+    def old_totals(self) -> list[int]:
+        return [sum(d.old[i] for d in self.deals) for i in range(len(self.team_names))]
+
+    @property
+    def new_totals(self) -> list[int]:
+        return [sum(d.new[i] for d in self.deals) for i in range(len(self.team_names))]
+
+    @staticmethod
+    def _leaders(totals: list[int]) -> list[int]:
+        best = max(totals, default=0)
+        return [i for i, total in enumerate(totals) if total == best]
+
+    @property
+    def old_winners(self) -> list[int]:
+        return self._leaders(self.old_totals)
+
+    @property
+    def new_winners(self) -> list[int]:
+        return self._leaders(self.new_totals)
+
+    @property
+    def old_winner_names(self) -> list[str]:
+        return [self.team_names[i] for i in self.old_winners]
+
+    @property
+    def new_winner_names(self) -> list[str]:
+        return [self.team_names[i] for i in self.new_winners]
+
+    @property
+    def winner_changed(self) -> bool:
+        return self.old_winners != self.new_winners
+
+    @property
+    def flagged(self) -> bool:
+        return any(deal.problems for deal in self.deals)
+
+
+def _rescore(game: Game, other: RuleSet | None) -> WhatIfGame:
+    rules = other or game.rules()
+    names = [team.name for team in game.teams]
+    deals = []
+    for deal in game.deals:
+        tallies = [result.tally(names[result.position]) for result in deal.results]
+        deals.append(
+            WhatIfDeal(
+                number=deal.number,
+                old=[result.score for result in deal.results],
+                new=[score_team(rules, tally).score for tally in tallies],
+                problems=validate_deal(rules, deal.number, tallies, game.decks),
+            )
+        )
+    return WhatIfGame(
+        game_id=game.id,
+        played_on=game.played_on,
+        old_rules=game.rules(),
+        new_rules=rules,
+        team_names=names,
+        team_players=[[m.player_id for m in team.members] for team in game.teams],
+        deals=deals,
+    )
+
+
+def _load_games(*conditions: Any) -> list[Game]:
+    return list(
+        db.session.scalars(
+            select(Game)
+            .where(*conditions)
+            .order_by(Game.played_on, Game.id)
+            .options(
+                selectinload(Game.teams).selectinload(Team.members),
+                selectinload(Game.deals).selectinload(Deal.results),
+            )
+        )
+    )
+
+
+def what_if_game(game_id: int, ruleset: Any = None) -> WhatIfGame:
+    """A finished game's deals re-scored under ``ruleset``; deals invalid there are flagged.
+
+    ``ruleset`` is anything :func:`rulesets.resolve` takes; None scores the game under its
+    own rules (nothing changes: the page's starting point).
+    """
+    rules = rulesets.resolve(ruleset) if ruleset is not None else None
+    games = (
+        _load_games(Game.id == game_id, Game.deleted_at.is_(None))
+        if 0 < game_id <= LARGEST_ID
+        else []
+    )
+    if not games:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    if games[0].finished_at is None:
+        raise Conflict.say(
+            N_("Only a finished game can be scored under other rules."), field="game"
+        )
+    return _rescore(games[0], rules)
+
+
+@dataclass
+class WhatIfLine:
+    """A player's season under the rules played and under the other rules."""
+
+    player_id: int
+    name: str
+    games: int = 0
+    old_wins: int = 0  # in WIN_UNITS
+    new_wins: int = 0
+    old_points: int = 0
+    new_points: int = 0
+    old_rank: int = 0
+    new_rank: int = 0
+
+
+@dataclass(frozen=True)
+class WhatIfSeason:
+    season: Season
+    rules: RuleSet | None  # None: every game under its own rules
+    games: list[WhatIfGame]
+    players: list[WhatIfLine]
+
+
+def _shares(totals: list[int]) -> list[int]:
+    best = max(totals)
+    level = totals.count(best)
+    return [WIN_UNITS // level if total == best else 0 for total in totals]
+
+
+def _rank(lines: Sequence[WhatIfLine], wins: str, points: str) -> list[int]:
+    """Competition ranks by wins, then points."""
+    keys = [(getattr(line, wins), getattr(line, points)) for line in lines]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def what_if_season(season_id: int, ruleset: Any = None) -> WhatIfSeason:
+    """Every counted game of a season re-scored under ``ruleset``, and the standings it gives."""
+    season = get_season(season_id)
+    rules = rulesets.resolve(ruleset) if ruleset is not None else None
+    games = [_rescore(game, rules) for game in _load_games(*_counted(season_id))]
+    names = player_names()
+    lines: dict[int, WhatIfLine] = {}
+    for game in games:
+        old_shares, new_shares = _shares(game.old_totals), _shares(game.new_totals)
+        for i, players in enumerate(game.team_players):
+            for player_id in players:
+                line = lines.setdefault(player_id, WhatIfLine(player_id, names.get(player_id, "?")))
+                line.games += 1
+                line.old_wins += old_shares[i]
+                line.new_wins += new_shares[i]
+                line.old_points += game.old_totals[i]
+                line.new_points += game.new_totals[i]
+    ordered = list(lines.values())
+    for line, old, new in zip(
+        ordered,
+        _rank(ordered, "old_wins", "old_points"),
+        _rank(ordered, "new_wins", "new_points"),
+        strict=True,
+    ):
+        line.old_rank, line.new_rank = old, new
+    ordered.sort(key=lambda line: (line.new_rank, line.name.casefold()))
+    return WhatIfSeason(season=season, rules=rules, games=games, players=ordered)
