@@ -4,12 +4,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system-packages run db test lint fmt clean
+.PHONY: setup system-packages test-packages run db test lint fmt clean demo
 
 setup: system-packages $(STAMP)
 
 system-packages:
 	@scripts/system-packages.sh
+
+test-packages:
+	@scripts/system-packages.sh test
 
 # Reinstall only when pyproject.toml is newer than the last install.
 # Order-only on system-packages: it must run first but must not force a reinstall.
@@ -24,12 +27,18 @@ db: setup
 run: setup db
 	$(BIN)/python -m scorekeeper.serve
 
+# A season of generated games to try the app with: make demo GAMES=200 SEED=3
+GAMES ?= 40
+SEED  ?= 1
+demo: db
+	$(BIN)/flask --app scorekeeper demo --games $(GAMES) --seed $(SEED)
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+test: lint test-packages
 	$(BIN)/pytest
 
 fmt: setup

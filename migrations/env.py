@@ -6,6 +6,7 @@ import logging
 from logging.config import fileConfig
 from typing import Any
 
+import sqlalchemy as sa
 from alembic import context
 from flask import current_app
 
@@ -42,23 +43,49 @@ def run_migrations_online() -> None:
     conf_args = current_app.extensions["migrate"].configure_args
     conf_args.setdefault("process_revision_directives", process_revision_directives)
 
-    with target_db.engine.connect() as connection:
-        sqlite = connection.dialect.name == "sqlite"
-        if sqlite:
+    if target_db.engine.dialect.name != "sqlite":
+        with target_db.engine.connect() as connection:
+            context.configure(
+                connection=connection, target_metadata=target_db.metadata, **conf_args
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+        return
+
+    # SQLite: a connection of its own, never one from the app's pool, so nothing a
+    # migration switches off can leak into the app. The driver's own transaction handling
+    # is off and BEGIN is sent explicitly, so every statement, DDL included, runs in one
+    # transaction that any failure rolls back whole.
+    engine = sa.create_engine(target_db.engine.url, poolclass=sa.pool.NullPool)
+
+    @sa.event.listens_for(engine, "connect")
+    def _no_driver_transactions(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    try:
+        with engine.connect() as connection:
             # Batch mode rebuilds a table by dropping it; with foreign keys ON that
-            # cascades and silently deletes every child row. Switch them off (the
-            # pragma only works outside a transaction, hence the commit).
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()
-        context.configure(connection=connection, target_metadata=target_db.metadata, **conf_args)
-        with context.begin_transaction():
-            context.run_migrations()
-        if sqlite:
-            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
-            if broken:
-                raise RuntimeError(f"migration left rows with broken foreign keys: {broken[:5]}")
+            # cascades and silently deletes every child row. The pragma only works
+            # outside a transaction.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+            with connection.begin():
+                context.configure(
+                    connection=connection, target_metadata=target_db.metadata, **conf_args
+                )
+                with context.begin_transaction():
+                    context.run_migrations()
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    # Raised inside the transaction: the whole migration is rolled back.
+                    raise RuntimeError(
+                        f"migration left rows with broken foreign keys: {broken[:5]}"
+                    )
+    finally:
+        engine.dispose()
 
 
 if context.is_offline_mode():

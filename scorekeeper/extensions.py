@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from flask import Flask, current_app, request, session
+from flask import Flask, current_app, has_request_context, request, session
 from flask_babel import Babel, get_locale
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -51,6 +51,8 @@ def _sqlite_pragmas(dbapi_conn: Any, _connection_record: Any) -> None:
 
 def select_locale() -> str | None:
     """A language chosen in the session wins over the browser's preference."""
+    if not has_request_context():
+        return None  # the command line: Flask-Babel falls back to the default locale
     languages: list[str] = current_app.config["LANGUAGES"]
     chosen = session.get("lang")
     if chosen in languages:

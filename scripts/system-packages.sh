@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# The one list of Debian packages this project needs. Later work appends here (chromium, ...).
+# The one list of Debian packages this project needs: `system-packages.sh` for running the
+# app, `system-packages.sh test` adds what the test suite needs (a real Chromium, PDF tools).
 # Silent when everything is present; installs what is missing as root; otherwise explains.
 set -euo pipefail
 
-PACKAGES="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils"
+# WeasyPrint renders the PDF sheets with Pango; DejaVu is the embedded font.
+PACKAGES="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core"
+if [[ "${1:-}" == "test" ]]; then
+    # pdftotext/pdftoppm read the sheets back; Chromium runs the browser suite.
+    PACKAGES="$PACKAGES poppler-utils chromium chromium-driver"
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "warning: dpkg-query not found (not Debian?); make sure these are installed:" \

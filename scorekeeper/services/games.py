@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -202,11 +203,12 @@ def list_games(page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
 
 def _players(names: Sequence[str]) -> dict[str, Player]:
     """Players by case-folded name: those seen before, and new ones for the rest."""
+    # Compared in Python: SQLite's lower() folds ASCII letters only ("Émile" stays "Émile").
+    wanted = {name.casefold() for name in names}
     known = {
         player.name.casefold(): player
-        for player in db.session.scalars(
-            db.select(Player).where(func.lower(Player.name).in_([n.lower() for n in names]))
-        )
+        for player in db.session.scalars(db.select(Player))
+        if player.name.casefold() in wanted
     }
     for name in names:
         if name.casefold() not in known:
@@ -377,7 +379,16 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally]) -> Deal:
     game.deals.append(deal)
     if number == rules.deal_count:
         game.finished_at = utcnow()
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # Another tablet saved this deal number between our read and our write.
+        db.session.rollback()
+        raise Conflict.say(
+            N_("Someone else entered deal %(deal)d just now; nothing was saved."),
+            field="game",
+            deal=number,
+        ) from None
     return deal
 
 
@@ -490,6 +501,7 @@ def delete_game(game_id: int) -> None:
 
 
 def restore_game(game_id: int) -> None:
+    """Undo deleting or abandoning a game: it is back in play, as before either."""
     game = db.session.get(Game, game_id)
     if game is None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)

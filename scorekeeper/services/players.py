@@ -7,7 +7,7 @@ from datetime import date
 from sqlalchemy import func
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Player, Season, TeamMember
+from scorekeeper.models import Player, Season, Team, TeamMember
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.tally import NAME_LONGEST
 
@@ -39,8 +39,13 @@ def _clean_name(name: str) -> str:
 def rename_player(player_id: int, name: str) -> Player:
     player = get_player(player_id)
     name = _clean_name(name)
-    other = db.session.scalar(
-        db.select(Player).where(func.lower(Player.name) == name.lower(), Player.id != player.id)
+    other = next(
+        (
+            p
+            for p in db.session.scalars(db.select(Player).where(Player.id != player.id))
+            if p.name.casefold() == name.casefold()
+        ),
+        None,
     )
     if other is not None:
         raise Conflict.say(
@@ -62,7 +67,13 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
         .where(
             TeamMember.player_id == keep.id,
             TeamMember.team_id.in_(
-                db.select(TeamMember.team_id).where(TeamMember.player_id == gone.id)
+                db.select(Team.id).where(
+                    Team.game_id.in_(
+                        db.select(Team.game_id)
+                        .join(TeamMember)
+                        .where(TeamMember.player_id == gone.id)
+                    )
+                )
             ),
         )
     )
@@ -87,7 +98,7 @@ def create_season(name: str, starts_on: date | None = None, ends_on: date | None
         raise Invalid.say(N_("A season needs a name of 1 to 80 characters."), field="name")
     if starts_on and ends_on and ends_on < starts_on:
         raise Invalid.say(N_("A season cannot end before it starts."), field="ends_on")
-    if db.session.scalar(db.select(Season).where(func.lower(Season.name) == name.lower())):
+    if any(s.name.casefold() == name.casefold() for s in db.session.scalars(db.select(Season))):
         raise Conflict.say(
             N_("There is already a season called %(name)s."), field="name", name=name
         )

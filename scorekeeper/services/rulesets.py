@@ -52,6 +52,8 @@ def resolve(ref: Any) -> RuleSet:
 def _slug(name: str) -> str:
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:50] or "house-rules"
+    if slug.isdigit():
+        slug = f"rules-{slug}"  # an all-digit slug would read as a row number
     candidate, n = slug, 2
     while candidate in PRESETS or find_house_rules(candidate) is not None:
         candidate, n = f"{slug}-{n}", n + 1

@@ -1,0 +1,145 @@
+"""A game as a whole: abandon, delete, restore, list; and house rules a game keeps a copy of."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import Flask
+from svc_support import (
+    fresh_game,
+    going_out,
+    pairs,
+    play,
+    refused,
+    snapshot,
+    standard_deal,
+    standard_game,
+    staying,
+)
+
+from scorekeeper.rules import PRESETS, score_team
+from scorekeeper.services import games, rulesets
+from scorekeeper.services.errors import Conflict, Invalid, NotFound
+
+
+def test_an_abandoned_game_takes_no_more_deals_until_restored(ctx: Flask) -> None:
+    game_id = standard_game()
+    play(game_id, 1)
+
+    games.abandon_game(game_id)
+
+    view = games.view_game(games.load_game(game_id))
+    assert view.game.abandoned_at is not None
+    assert view.next_deal is None
+    assert not view.finished
+    refused(Conflict, lambda: games.record_deal(game_id, standard_deal()))
+    games.restore_game(game_id)
+    assert games.view_game(games.load_game(game_id)).next_deal == 2
+    games.record_deal(game_id, standard_deal())
+    assert len(fresh_game(game_id).deals) == 2
+
+
+def test_a_deleted_game_is_hidden_everywhere_until_restored(ctx: Flask) -> None:
+    kept, deleted = standard_game(), standard_game()
+    play(deleted, 2)
+    rows = snapshot()
+
+    games.delete_game(deleted)
+
+    assert [g.id for g in games.list_games()[0]] == [kept]
+    assert games.list_games()[1] == 1
+    refused(NotFound, lambda: games.load_game(deleted))
+    refused(NotFound, lambda: games.corrections(deleted))
+    refused(NotFound, lambda: games.delete_game(deleted))
+    # Soft: every row is still there.
+    after = snapshot()
+    assert {name: len(r) for name, r in after.items()} == {name: len(r) for name, r in rows.items()}
+    games.restore_game(deleted)
+    assert len(games.load_game(deleted).deals) == 2
+    assert games.list_games()[1] == 2
+
+
+def test_restoring_a_game_that_never_existed_is_not_found(ctx: Flask) -> None:
+    refused(NotFound, lambda: games.restore_game(77))
+    refused(NotFound, lambda: games.abandon_game(77))
+
+
+def test_games_are_listed_newest_first_a_page_at_a_time(ctx: Flask) -> None:
+    ids = [
+        games.start_game("standard", pairs("A", "B", "C", "D"), played_on=date(2026, 1, day)).id
+        for day in (3, 1, 2)
+    ]
+
+    page, total = games.list_games(page=1, per_page=2)
+    rest, _ = games.list_games(page=2, per_page=2)
+
+    assert total == 3
+    assert [g.id for g in page] == [ids[0], ids[2]]
+    assert [g.id for g in rest] == [ids[1]]
+    assert games.list_games(page=0, per_page=2)[0] == page
+
+
+def test_editing_house_rules_never_changes_a_game_started_under_them(ctx: Flask) -> None:
+    house = rulesets.create_house_rules("Our table", "standard", {"going_out_bonus": 200})
+    game_id = int(games.start_game(house.slug, pairs("A", "B", "C", "D")).id)
+    play(game_id, 2)
+    before = games.view_game(games.load_game(game_id))
+    stored_scores = [r.score for d in fresh_game(game_id).deals for r in d.results]
+    assert before.rules.going_out_bonus == 200
+
+    rulesets.update_house_rules(
+        house.slug, "Our table", {"going_out_bonus": 500, "clean_book_bonus": 1000}
+    )
+
+    assert rulesets.resolve(house.slug).going_out_bonus == 500
+    after = games.view_game(games.load_game(game_id))
+    assert after.rules == before.rules
+    assert after.rules.going_out_bonus == 200
+    assert after.totals == before.totals
+    assert [r.score for d in fresh_game(game_id).deals for r in d.results] == stored_scores
+    # New deals and corrections of the old game still score by its own copy.
+    games.record_deal(game_id, standard_deal())
+    games.correct_deal(game_id, 1, 1, [going_out(red_threes=2), staying()])
+    scored = games.view_game(games.load_game(game_id))
+    assert scored.deals[2].results[0].score == score_team(before.rules, going_out())
+    # A game started now gets the new rules.
+    newer = games.start_game(house.slug, pairs("A", "B", "C", "D"))
+    assert newer.rules().clean_book_bonus == 1000
+
+
+def test_deleting_house_rules_leaves_their_games_alone(ctx: Flask) -> None:
+    house = rulesets.create_house_rules("Short lived", "standard", {"going_out_bonus": 150})
+    game_id = int(games.start_game(house.id, pairs("A", "B", "C", "D")).id)
+    play(game_id, 1)
+
+    rulesets.delete_house_rules(house.id)
+
+    view = games.view_game(games.load_game(game_id))
+    assert view.rules.going_out_bonus == 150
+    assert view.game.ruleset_id == "short-lived"
+    refused(NotFound, lambda: games.start_game(house.id, pairs("A", "B", "C", "D")))
+
+
+def test_impossible_house_rules_are_refused(ctx: Flask) -> None:
+    refused(Invalid, lambda: rulesets.create_house_rules("", "standard", {}))
+    refused(Invalid, lambda: rulesets.create_house_rules("Odd", "standard", {"book_size": -1}))
+    refused(NotFound, lambda: rulesets.create_house_rules("Odd", "no-such-rules", {}))
+    house = rulesets.create_house_rules("Fine", "standard", {})
+    refused(Invalid, lambda: rulesets.update_house_rules(house.id, "Fine", {"book_size": 0}))
+    refused(NotFound, lambda: rulesets.update_house_rules(999, "Fine", {}))
+    refused(NotFound, lambda: rulesets.delete_house_rules("no-such-rules"))
+
+
+def test_house_rules_keep_a_slug_of_their_own(ctx: Flask) -> None:
+    first = rulesets.create_house_rules("Our table", "standard", {})
+    second = rulesets.create_house_rules("Our table!", "standard", {})
+    preset_name = rulesets.create_house_rules("Standard", "simpson", {})
+
+    assert (first.slug, second.slug) == ("our-table", "our-table-2")
+    assert preset_name.slug == "standard-2"  # never shadows the preset
+    assert rulesets.resolve("standard") == PRESETS["standard"]
+    assert [r.id for r in rulesets.all_rulesets()][-3:] == [
+        "our-table",
+        "our-table-2",
+        "standard-2",
+    ]
