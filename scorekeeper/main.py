@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, url_for
+from flask import Blueprint, render_template
 
 bp = Blueprint("main", __name__)
-
-
-@bp.app_context_processor
-def _nav_urls() -> dict[str, str]:
-    # The rules blueprint is registered separately; until then link to its path.
-    if "rules.index" in current_app.view_functions:
-        return {"rules_url": url_for("rules.index")}
-    return {"rules_url": "/rules"}
 
 
 @bp.get("/")

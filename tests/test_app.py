@@ -131,17 +131,6 @@ def test_home_page_links_to_the_rules(client: FlaskClient) -> None:
     assert "/static/css/app.css" in page
 
 
-def test_home_page_links_to_the_rules_blueprint_once_registered(tmp_path: Path) -> None:
-    from flask import Blueprint
-
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    rules = Blueprint("rules", __name__, url_prefix="/presets")
-    rules.add_url_rule("/", "index", lambda: "rules")
-    app.register_blueprint(rules)
-    page = app.test_client().get("/").get_data(as_text=True)
-    assert 'href="/presets/"' in page
-
-
 @pytest.mark.parametrize(
     ("accept_language", "expected"),
     [("de-DE,de;q=0.9", "de"), ("nl", "nl"), ("ja", "en"), (None, "en")],

@@ -1,0 +1,1 @@
+"""Server-rendered pages; they work without JavaScript."""

@@ -1,0 +1,397 @@
+"""The rules in words: parts of a RuleSet turned into phrases a player reads at the table.
+
+The rules card (``/rules/<id>``), the blank score sheet and the tablet's "can we go out?"
+panel all say the rules the same way, so every phrase is built here from the RuleSet data
+and translated into the table's language. Needs an app context (Flask-Babel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext as _gettext
+from flask_babel import ngettext as _ngettext
+
+from scorekeeper.rules import (
+    PRESETS,
+    BookCount,
+    BookKind,
+    CardClass,
+    DealRule,
+    PlayStyle,
+    RuleSet,
+    SpecialBook,
+    WildLimit,
+)
+
+# A real minus sign: a hyphen looks like a dash on a score sheet.
+MINUS = "\u2212"
+EN_DASH = "\u2013"
+SMALLEST_MELD = 3
+
+
+# Typed wrappers: Flask-Babel has no type hints. The names stay the ones pybabel extracts.
+def _(message: str, **params: Any) -> str:
+    return str(_gettext(message, **params))
+
+
+def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
+    return str(_ngettext(singular, plural, num, **params))
+
+
+def signed(points: int) -> str:
+    """Points with the sign a score sheet writes: +100, and a real minus sign for -500."""
+    return f"+{points}" if points >= 0 else f"{MINUS}{-points}"
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter (the phrases below start small to be embeddable)."""
+    return text[:1].upper() + text[1:]
+
+
+def join_and(items: Sequence[str]) -> str:
+    """``a, b and c`` in the table's language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("%(items)s and %(last)s", items=", ".join(items[:-1]), last=items[-1])
+
+
+def join_or(items: Sequence[str]) -> str:
+    """``a, b or c`` in the table's language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("%(items)s or %(last)s", items=", ".join(items[:-1]), last=items[-1])
+
+
+def _span(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}{EN_DASH}{last}"
+
+
+# --- names -------------------------------------------------------------------
+
+
+def is_preset(rules: RuleSet) -> bool:
+    """A preset (translated name and description) rather than a table's own house rules."""
+    return PRESETS.get(rules.id) == rules
+
+
+def ruleset_name(rules: RuleSet) -> str:
+    # Presets carry N_-marked English names; house rules are named by the table itself.
+    return _(rules.name) if is_preset(rules) else rules.name
+
+
+def ruleset_description(rules: RuleSet) -> str:
+    if not rules.description:
+        return ""
+    return _(rules.description) if is_preset(rules) else rules.description
+
+
+def base_name(rules: RuleSet) -> str | None:
+    """The name of the preset these rules were derived from, if it is one."""
+    base = rules.based_on
+    if base is not None and base in PRESETS:
+        return _(PRESETS[base].name)
+    return base
+
+
+def summary_phrase(rules: RuleSet) -> str:
+    """One line for a list of rulesets: deals, who plays, cards dealt."""
+    deals = ngettext("%(num)d deal", "%(num)d deals", rules.deal_count)
+    return " · ".join((deals, play_style_phrase(rules), hand_and_foot_phrase(rules)))
+
+
+# --- deals -------------------------------------------------------------------
+
+
+def go_out_phrase(need: BookCount) -> str:
+    """What going out needs, e.g. "2 clean, 2 dirty and 1 wild book"."""
+    counts = [
+        (need.clean, ngettext("%(num)d clean", "%(num)d clean", need.clean)),
+        (need.dirty, ngettext("%(num)d dirty", "%(num)d dirty", need.dirty)),
+        (need.wild, ngettext("%(num)d wild", "%(num)d wild", need.wild)),
+    ]
+    parts = [(n, words) for n, words in counts if n]
+    if not parts:
+        return _("no books at all")
+    # The noun agrees with the last number, as a player says it: "2 clean and 1 dirty book".
+    last = parts[-1][0]
+    return ngettext(
+        "%(kinds)s book", "%(kinds)s books", last, kinds=join_and([words for _n, words in parts])
+    )
+
+
+def go_out_rule_phrase(rules: RuleSet) -> str:
+    """The books going out needs, said once when every deal asks the same."""
+    needs = {deal.go_out for deal in rules.deals}
+    if len(needs) == 1:
+        return _(
+            "Going out needs %(books)s in every deal.", books=go_out_phrase(rules.deals[0].go_out)
+        )
+    return _("What going out needs changes from deal to deal: see the table of deals.")
+
+
+def opening_phrase(deal: DealRule) -> str:
+    """What the first meld of a deal must be, e.g. "at least 90 points"."""
+    points = ngettext("at least %(num)d point", "at least %(num)d points", deal.opening_minimum)
+    if deal.opening_needs_concealed_book:
+        return _(
+            "a concealed book (canasta) from the player's own hand, not only %(points)s",
+            points=points,
+        )
+    return points
+
+
+def concealed_book_note() -> str:
+    return _("The opening meld must be a concealed book (canasta) from the player's own hand.")
+
+
+# --- cards -------------------------------------------------------------------
+
+
+def card_labels() -> dict[CardClass, str]:
+    return {
+        CardClass.JOKERS: _("Jokers"),
+        CardClass.TWOS: _("2s"),
+        CardClass.ACES: _("Aces"),
+        CardClass.EIGHTS_TO_KINGS: _("8, 9, 10, J, Q, K"),
+        CardClass.FOURS_TO_SEVENS: _("4, 5, 6, 7"),
+        CardClass.BLACK_THREES: _("Black 3s"),
+    }
+
+
+def card_value_rows(rules: RuleSet) -> list[tuple[str, int]]:
+    """(card, points) in the order of a score sheet."""
+    labels = card_labels()
+    return [(labels[card], rules.card_values.of(card)) for card in CardClass]
+
+
+def hand_and_foot_phrase(rules: RuleSet) -> str:
+    return ngettext(
+        "%(num)d cards in the hand, %(foot)d in the foot",
+        "%(num)d cards in the hand, %(foot)d in the foot",
+        rules.hand_cards,
+        foot=rules.foot_cards,
+    )
+
+
+def discard_pickup_phrase(rules: RuleSet) -> str:
+    """How much of the discard pile a pickup takes."""
+    if rules.discard_pickup is None:
+        return _("the whole pile")
+    return ngettext("the top card", "the top %(num)d cards", rules.discard_pickup)
+
+
+# --- books -------------------------------------------------------------------
+
+
+def book_size_phrase(rules: RuleSet) -> str:
+    if rules.books_may_grow:
+        return ngettext("%(num)d or more cards", "%(num)d or more cards", rules.book_size)
+    return ngettext("exactly %(num)d card", "exactly %(num)d cards", rules.book_size)
+
+
+def wild_rule_phrase(rules: RuleSet) -> str:
+    """The principle of the wild-card limit, e.g. "at least twice as many natural cards"."""
+    if rules.wild_limit is WildLimit.TWICE_AS_MANY_NATURALS:
+        return _("at least twice as many natural cards as wild cards")
+    if rules.wild_limit is WildLimit.MORE_NATURALS:
+        return _("more natural cards than wild cards")
+    return ngettext(
+        "wild cards only beside at least %(num)d natural card",
+        "wild cards only beside at least %(num)d natural cards",
+        rules.min_naturals,
+    )
+
+
+@dataclass(frozen=True)
+class _WildGroup:
+    wilds: int
+    first: int
+    last: int
+
+
+def _wild_groups(rules: RuleSet) -> list[_WildGroup]:
+    groups: list[_WildGroup] = []
+    for cards in range(SMALLEST_MELD, max(rules.book_size, SMALLEST_MELD) + 1):
+        wilds = rules.max_wilds(cards)
+        if groups and groups[-1].wilds == wilds:
+            groups[-1] = _WildGroup(wilds, groups[-1].first, cards)
+        else:
+            groups.append(_WildGroup(wilds, cards, cards))
+    return groups
+
+
+def wild_limit_phrase(rules: RuleSet) -> str:
+    """The wild-card limit by meld size: "at most 1 wild card in a meld of 3-5 cards, 2 in 6-7".
+
+    (The ranges are written with an en dash.)
+    """
+    parts: list[str] = []
+    said_at_most = False
+    for group in _wild_groups(rules):
+        cards = _span(group.first, group.last)
+        if group.wilds == 0:
+            parts.append(_("no wild card in a meld of %(cards)s cards", cards=cards))
+        elif not said_at_most:
+            parts.append(
+                ngettext(
+                    "at most %(num)d wild card in a meld of %(cards)s cards",
+                    "at most %(num)d wild cards in a meld of %(cards)s cards",
+                    group.wilds,
+                    cards=cards,
+                )
+            )
+            said_at_most = True
+        else:
+            parts.append(_("%(num)d in %(cards)s", num=group.wilds, cards=cards))
+    return ", ".join(parts)
+
+
+def book_kind_name(kind: BookKind) -> str:
+    return {
+        BookKind.CLEAN: _("clean book"),
+        BookKind.DIRTY: _("dirty book"),
+        BookKind.WILD: _("wild book"),
+    }[kind]
+
+
+def special_book_phrase(book: SpecialBook) -> str:
+    """What else a special book means, e.g. "its cards are worth at least 35; counts as ..."."""
+    parts: list[str] = []
+    if book.min_points:
+        parts.append(_("its cards are worth at least %(num)d", num=book.min_points))
+    if book.counts_as is not None:
+        parts.append(_("counts as a %(kind)s for going out", kind=book_kind_name(book.counts_as)))
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class BonusRow:
+    label: str
+    bonus: int
+    note: str = ""
+
+
+def book_bonus_rows(rules: RuleSet) -> list[BonusRow]:
+    """Every book these rules reward, with its bonus; only the kinds that exist."""
+    rows = [
+        BonusRow(_("Clean book"), rules.clean_book_bonus, _("no wild card")),
+        BonusRow(_("Dirty book"), rules.dirty_book_bonus, _("one or more wild cards")),
+    ]
+    if rules.wild_books:
+        rows.append(BonusRow(_("Wild book"), rules.wild_book_bonus, _("wild cards only")))
+    if rules.black_three_books:
+        rows.append(
+            BonusRow(
+                _("Black-three book"),
+                rules.black_three_book_bonus,
+                _(
+                    "each black 3 in it still counts %(points)s",
+                    points=signed(-rules.card_values.black_threes),
+                ),
+            )
+        )
+    rows.extend(
+        BonusRow(book.name, book.bonus, special_book_phrase(book)) for book in rules.special_books
+    )
+    return rows
+
+
+# --- red threes and going out ----------------------------------------------------
+
+
+def red_threes_phrase(rules: RuleSet) -> str:
+    penalty = signed(-rules.red_three_penalty)
+    if rules.red_threes_laid:
+        return _(
+            "laid face up at once for %(bonus)s each; %(penalty)s each when caught "
+            "(still hidden when the deal ends)",
+            bonus=signed(rules.red_three_bonus),
+            penalty=penalty,
+        )
+    return _(
+        "discarded at once, never laid; %(penalty)s each when caught "
+        "(still hidden when the deal ends)",
+        penalty=penalty,
+    )
+
+
+def going_out_phrases(rules: RuleSet) -> list[str]:
+    """The going-out bonus and every condition besides the books (those differ per deal)."""
+    phrases = [_("Going out earns %(bonus)s.", bonus=signed(rules.going_out_bonus))]
+    if rules.partner_in_foot_to_go_out:
+        phrases.append(_("Your partner must have picked up their foot first."))
+    if rules.permission_to_go_out:
+        phrases.append(_("Ask your partner “May I go out?” first, and follow the answer."))
+    if rules.must_discard_to_go_out:
+        phrases.append(_("The last card must be discarded: melding every card is not going out."))
+    else:
+        phrases.append(_("You may go out by melding your last cards, without a discard."))
+    phrases.append(_("When the stock runs out, nobody goes out and nobody gets the bonus."))
+    return phrases
+
+
+def exact_draw_phrase(rules: RuleSet) -> str | None:
+    """The bonus for picking up exactly the right number of cards at the deal, if any."""
+    if not rules.exact_draw_bonus:
+        return None
+    return _(
+        "Picking up exactly %(cards)d cards at the deal earns %(bonus)s for each player who does.",
+        cards=rules.hand_cards + rules.foot_cards,
+        bonus=signed(rules.exact_draw_bonus),
+    )
+
+
+# --- players -------------------------------------------------------------------
+
+
+def play_style_phrase(rules: RuleSet) -> str:
+    if rules.play_style is PlayStyle.PARTNERSHIPS and rules.partnership_sizes:
+        sizes = join_or([str(size) for size in rules.partnership_sizes])
+        return _("partnerships: teams of %(sizes)s", sizes=sizes)
+    return _("every player alone")
+
+
+def players_phrase(rules: RuleSet) -> str:
+    if rules.min_players == rules.max_players:
+        return ngettext("%(num)d player", "%(num)d players", rules.min_players)
+    return _("%(low)d to %(high)d players", low=rules.min_players, high=rules.max_players)
+
+
+def seating_options_phrase(rules: RuleSet, players: int) -> str:
+    """How ``players`` sit down: "3 teams of 2 or 2 teams of 3", "everyone plays alone"."""
+    options = [
+        ngettext("%(num)d team of %(size)d", "%(num)d teams of %(size)d", teams, size=size)
+        if size > 1
+        else _("everyone plays alone")
+        for teams, size in rules.seatings(players)
+    ]
+    return join_or(options)
+
+
+def seatings_phrase(rules: RuleSet, players: int) -> str:
+    """E.g. "4 players: 2 teams of 2"."""
+    return ngettext(
+        "%(num)d player: %(seating)s",
+        "%(num)d players: %(seating)s",
+        players,
+        seating=seating_options_phrase(rules, players),
+    )
+
+
+def decks_phrase(rules: RuleSet, players: int) -> str:
+    decks = rules.decks_for(players)
+    return ngettext("%(num)d deck", "%(num)d decks", decks)
+
+
+def decks_rule_phrase(rules: RuleSet) -> str:
+    """The rule behind the deck count: "the number of players + 1"."""
+    if not rules.extra_decks:
+        return _("one deck per player")
+    return _("the number of players + %(extra)d", extra=rules.extra_decks)
+
+
+def player_counts(rules: RuleSet) -> range:
+    return range(rules.min_players, rules.max_players + 1)
