@@ -6,9 +6,14 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import settings
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+
+# Property tests judge correctness, not speed: a busy 2-core machine must not fail them.
+settings.register_profile("scorekeeper", deadline=None)
+settings.load_profile("scorekeeper")
 
 
 @pytest.fixture(autouse=True)

@@ -23,8 +23,11 @@ def all_rulesets() -> list[RuleSet]:
 
 def find_house_rules(ref: str | int) -> HouseRules | None:
     house: HouseRules | None
-    if isinstance(ref, int) or ref.isdigit():
-        house = db.session.get(HouseRules, int(ref))
+    if isinstance(ref, str) and ref.isascii() and ref.isdigit():
+        ref = int(ref)
+    if isinstance(ref, int):
+        # Row numbers beyond 64 bits cannot exist (and would overflow SQLite's driver).
+        house = db.session.get(HouseRules, ref) if 0 < ref < 2**63 else None
     else:
         house = db.session.scalar(db.select(HouseRules).filter_by(slug=ref))
     return house

@@ -1,0 +1,101 @@
+"""The rulesets and the stateless scoring calculator: ``GET /api/rulesets``, ``POST /api/score``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules import (
+    BOUNDS,
+    Problem,
+    RuleSet,
+    TallyError,
+    TeamTally,
+    default_decks,
+    read_teams,
+    score_deal,
+    team_label,
+    validate_deal,
+)
+from scorekeeper.services import rulesets
+from scorekeeper.services.errors import Invalid, Malformed, ServiceError
+
+from . import bp
+from .inputs import json_body, missing, resolve_ruleset, unknown_fields, whole_number
+from .shapes import ruleset_entry
+
+SCORE_FIELDS = ("ruleset", "deal", "decks", "teams")
+# No ruleset has more deals than this (check_ruleset); the real limit is the ruleset's own.
+MOST_DEALS = 12
+
+
+@bp.get("/rulesets")
+def list_rulesets() -> dict[str, Any]:
+    return {"rulesets": [ruleset_entry(rules) for rules in rulesets.all_rulesets()]}
+
+
+@bp.post("/score")
+def score() -> dict[str, Any]:
+    """Score one deal under a ruleset. Writes nothing; refuses what is malformed or impossible."""
+    data = json_body()
+    problems = unknown_fields(data, SCORE_FIELDS)
+
+    rules: RuleSet | None = None
+    invalid_rules: Invalid | None = None
+    if "ruleset" not in data:
+        problems.append(missing("ruleset"))
+    else:
+        try:
+            rules = resolve_ruleset(data["ruleset"])
+        except Invalid as error:
+            # A whole ruleset object that makes no sense: impossible rather than malformed.
+            invalid_rules = error
+        except ServiceError as error:
+            # Unknown rules ids are a mistake in the body, not a missing address: 400.
+            problems.extend(error.problems)
+
+    tallies: list[TeamTally] | None = None
+    if "teams" not in data:
+        problems.append(missing("teams"))
+    else:
+        try:
+            tallies = read_teams(data["teams"])
+        except TallyError as error:
+            problems.extend(error.problems)
+
+    deal: int | None = None
+    if "deal" not in data:
+        problems.append(missing("deal"))
+    else:
+        # Outside the game is malformed: there is no such deal to be possible or not.
+        most = rules.deal_count if rules is not None else MOST_DEALS
+        deal = whole_number(data["deal"], "deal", problems, 1, most)
+
+    decks: int | None = None
+    if data.get("decks") is not None:
+        decks = whole_number(data["decks"], "decks", problems, *BOUNDS["decks"])
+
+    if problems:
+        raise Malformed(problems)
+    if invalid_rules is not None:
+        raise invalid_rules
+    assert rules is not None and tallies is not None and deal is not None
+
+    decks = decks or default_decks(rules, len(tallies))
+    impossible: list[Problem] = validate_deal(rules, deal, tallies, decks)
+    if impossible:
+        raise Invalid(impossible)
+    scores = score_deal(rules, tallies)
+    return {
+        "ruleset": rules.id,
+        "deal": deal,
+        "opening_minimum": rules.deal(deal).opening_minimum,
+        "decks": decks,
+        "teams": [
+            {
+                "name": team_label(tally, i),
+                "score": result.score,
+                "breakdown": dict(result.breakdown),
+            }
+            for i, (tally, result) in enumerate(zip(tallies, scores, strict=True))
+        ],
+    }

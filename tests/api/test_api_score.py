@@ -1,0 +1,407 @@
+"""POST /api/score and GET /api/rulesets: the stateless calculator and the rules it knows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from api_support import Api
+from flask import Flask
+
+from scorekeeper.rules import BREAKDOWN_KEYS, PRESETS, read_teams, score_deal
+from scorekeeper.services import rulesets
+
+# The German seed's worked example (RULES.md): team 1 goes out with 2 clean, 2 dirty and
+# 1 wild book and a red three; team 2 has one clean book, a red three and cards left.
+GERMAN_POINTS = [
+    {
+        "name": "Team 1",
+        "clean_books": 2,
+        "dirty_books": 2,
+        "wild_books": 1,
+        "red_threes": 1,
+        "melded": 555,
+        "went_out": True,
+    },
+    {"name": "Team 2", "clean_books": 1, "red_threes": 1, "melded": 220, "left": 205},
+]
+GERMAN_COUNTS = [
+    {
+        "name": "Team 1",
+        "clean_books": 2,
+        "dirty_books": 2,
+        "wild_books": 1,
+        "red_threes": 1,
+        "melded": {
+            "jokers": 5,
+            "twos": 4,
+            "aces": 0,
+            "eights_to_kings": 16,
+            "fours_to_sevens": 13,
+            "black_threes": 0,
+        },
+        "went_out": True,
+    },
+    {
+        "name": "Team 2",
+        "clean_books": 1,
+        "red_threes": 1,
+        "melded": {"aces": 7, "eights_to_kings": 3, "jokers": 1},
+        "left": {
+            "jokers": 1,
+            "twos": 0,
+            "aces": 3,
+            "eights_to_kings": 7,
+            "fours_to_sevens": 5,
+            "black_threes": 0,
+        },
+    },
+]
+
+
+def score(api: Api, teams: Any, **body: Any) -> Any:
+    return api.post("/api/score", {"ruleset": "standard", "deal": 1, "teams": teams, **body})
+
+
+def error_fields(response: Any) -> list[str]:
+    return [error["field"] for error in response.get_json()["errors"]]
+
+
+# ---------------------------------------------------------------------------
+# Scoring
+
+
+@pytest.mark.parametrize("teams", [GERMAN_POINTS, GERMAN_COUNTS], ids=["points", "counts"])
+def test_german_example_scores_3855_and_615(api: Api, teams: list[dict[str, Any]]) -> None:
+    response = score(api, teams, decks=5)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["ruleset"] == "standard"
+    assert body["deal"] == 1
+    assert body["opening_minimum"] == 50
+    assert body["decks"] == 5
+    assert [team["name"] for team in body["teams"]] == ["Team 1", "Team 2"]
+    assert [team["score"] for team in body["teams"]] == [3855, 615]
+    for team in body["teams"]:
+        assert sum(team["breakdown"].values()) == team["score"]
+        assert tuple(team["breakdown"]) == BREAKDOWN_KEYS
+    winners, losers = body["teams"]
+    assert winners["breakdown"]["books"] == 2 * 500 + 2 * 300 + 1500
+    assert winners["breakdown"]["melded"] == 555
+    assert losers["breakdown"]["left"] == -205
+
+
+def test_decks_default_to_the_rulesets_for_the_teams(api: Api) -> None:
+    # Two partnerships of two: four players, five decks in the standard rules.
+    assert score(api, GERMAN_POINTS).get_json()["decks"] == 5
+
+
+def test_a_team_without_a_name_is_called_by_its_letter(api: Api) -> None:
+    teams = [
+        {**GERMAN_POINTS[0], "name": ""},
+        {k: v for k, v in GERMAN_POINTS[1].items() if k != "name"},
+    ]
+    body = score(api, teams).get_json()
+    assert [team["name"] for team in body["teams"]] == ["Team A", "Team B"]
+
+
+@pytest.mark.parametrize("deal", [1, 2, 3, 4])
+def test_each_deal_answers_with_its_opening_minimum(api: Api, deal: int) -> None:
+    body = score(api, GERMAN_POINTS, deal=deal).get_json()
+    assert body["deal"] == deal
+    assert body["opening_minimum"] == PRESETS["standard"].deal(deal).opening_minimum
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_scores_a_simple_deal(api: Api, preset: str) -> None:
+    teams = [{"clean_books": 1, "dirty_books": 1, "melded": 400}, {"left": 60}]
+    response = api.post("/api/score", {"ruleset": preset, "deal": 1, "teams": teams})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    rules = PRESETS[preset]
+    expected = score_deal(rules, read_teams(teams))
+    assert body["ruleset"] == preset
+    assert body["opening_minimum"] == rules.deal(1).opening_minimum
+    assert [team["score"] for team in body["teams"]] == [s.score for s in expected]
+    assert [team["breakdown"] for team in body["teams"]] == [dict(s.breakdown) for s in expected]
+    assert body["teams"][1]["score"] == -60
+
+
+def test_a_whole_ruleset_object_scores_by_its_own_values(api: Api) -> None:
+    rules = PRESETS["standard"].to_dict() | {"id": "big-books", "clean_book_bonus": 1000}
+    body = api.post("/api/score", {"ruleset": rules, "deal": 1, "teams": GERMAN_POINTS}).get_json()
+    assert body["ruleset"] == "big-books"
+    assert body["teams"][0]["score"] == 3855 + 2 * 500
+    assert body["teams"][1]["score"] == 615 + 500
+
+
+def test_a_ruleset_object_that_makes_no_sense_is_422(api: Api) -> None:
+    rules = PRESETS["standard"].to_dict() | {"id": "Not A Slug", "book_size": 99}
+    response = api.post("/api/score", {"ruleset": rules, "deal": 1, "teams": GERMAN_POINTS})
+    assert response.status_code == 422
+    assert {"id", "book_size"} <= set(error_fields(response))
+
+
+def test_an_unknown_ruleset_id_is_400_naming_the_ruleset(api: Api) -> None:
+    response = score(api, GERMAN_POINTS, ruleset="no-such-rules")
+    assert response.status_code == 400
+    assert error_fields(response) == ["ruleset"]
+    assert "no-such-rules" in response.get_json()["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("ref", ["99", 99, "99999999999999999999999", 10**30, "²", 0, -1])
+def test_impossible_house_rules_numbers_are_400(api: Api, ref: Any) -> None:
+    response = score(api, GERMAN_POINTS, ruleset=ref)
+    assert response.status_code == 400
+    assert error_fields(response) == ["ruleset"]
+
+
+def test_saved_house_rules_score_by_their_id_and_their_number(api: Api, app: Flask) -> None:
+    with app.app_context():
+        house = rulesets.create_house_rules("Kitchen table", "standard", {"red_three_bonus": 300})
+        slug, number = house.slug, house.id
+    for ref in (slug, number, str(number)):
+        body = score(api, GERMAN_POINTS, ruleset=ref).get_json()
+        assert body["ruleset"] == slug
+        assert body["teams"][0]["breakdown"]["red_threes"] == 300
+
+
+# ---------------------------------------------------------------------------
+# 422: well formed, impossible under the rules
+
+
+def test_two_teams_going_out_is_422(api: Api) -> None:
+    teams = [GERMAN_POINTS[0], {**GERMAN_POINTS[0], "name": "Team 2"}]
+    response = score(api, teams)
+    assert response.status_code == 422
+    errors = response.get_json()["errors"]
+    assert {"team": None, "field": "went_out"} in [
+        {"team": e["team"], "field": e["field"]} for e in errors
+    ]
+
+
+def test_going_out_without_the_required_books_is_422(api: Api) -> None:
+    teams = [{**GERMAN_POINTS[0], "wild_books": 0, "melded": 295}, GERMAN_POINTS[1]]
+    response = score(api, teams)
+    assert response.status_code == 422
+    errors = response.get_json()["errors"]
+    wild = [e for e in errors if e["field"] == "wild_books"]
+    assert wild and wild[0]["team"] == 0
+    assert "cannot go out" in wild[0]["message"]
+
+
+def test_an_opening_below_the_minimum_is_422(api: Api) -> None:
+    teams = [{"clean_books": 1, "melded": 300, "opening_meld": 80}, {}]
+    response = score(api, teams, deal=2)  # deal 2 needs 90
+    assert response.status_code == 422
+    (error,) = response.get_json()["errors"]
+    assert (error["team"], error["field"]) == (0, "opening_meld")
+    assert "90" in error["message"]
+
+
+def test_the_same_opening_is_fine_in_deal_one(api: Api) -> None:
+    teams = [{"clean_books": 1, "melded": 300, "opening_meld": 80}, {}]
+    assert score(api, teams, deal=1).status_code == 200
+
+
+def test_more_red_threes_than_the_decks_hold_is_422(api: Api) -> None:
+    # Two decks hold four red threes.
+    response = score(api, [{"red_threes": 3}, {"red_threes": 3}], decks=2)
+    assert response.status_code == 422
+    assert "red_threes" in error_fields(response)
+
+
+# ---------------------------------------------------------------------------
+# 400: malformed
+
+ONE_TEAM = [GERMAN_POINTS[0]]
+BAD_BODIES: list[tuple[str, Any, str | None]] = [
+    ("missing teams", {"ruleset": "standard", "deal": 1}, "teams"),
+    ("teams not a list", {"ruleset": "standard", "deal": 1, "teams": {"a": 1}}, "teams"),
+    ("one team", {"ruleset": "standard", "deal": 1, "teams": ONE_TEAM}, "teams"),
+    ("nine teams", {"ruleset": "standard", "deal": 1, "teams": [{}] * 9}, "teams"),
+    ("missing deal", {"ruleset": "standard", "teams": GERMAN_POINTS}, "deal"),
+    ("missing ruleset", {"deal": 1, "teams": GERMAN_POINTS}, "ruleset"),
+    ("deal 0", {"ruleset": "standard", "deal": 0, "teams": GERMAN_POINTS}, "deal"),
+    ("deal 5", {"ruleset": "standard", "deal": 5, "teams": GERMAN_POINTS}, "deal"),
+    ("deal -1", {"ruleset": "standard", "deal": -1, "teams": GERMAN_POINTS}, "deal"),
+    ("deal as text", {"ruleset": "standard", "deal": "1", "teams": GERMAN_POINTS}, "deal"),
+    ("deal as bool", {"ruleset": "standard", "deal": True, "teams": GERMAN_POINTS}, "deal"),
+    ("deal 1.5", {"ruleset": "standard", "deal": 1.5, "teams": GERMAN_POINTS}, "deal"),
+    ("deal null", {"ruleset": "standard", "deal": None, "teams": GERMAN_POINTS}, "deal"),
+    ("decks 0", {"ruleset": "standard", "deal": 1, "decks": 0, "teams": GERMAN_POINTS}, "decks"),
+    ("decks 21", {"ruleset": "standard", "deal": 1, "decks": 21, "teams": GERMAN_POINTS}, "decks"),
+    (
+        "decks text",
+        {"ruleset": "standard", "deal": 1, "decks": "5", "teams": GERMAN_POINTS},
+        "decks",
+    ),
+    ("ruleset list", {"ruleset": ["standard"], "deal": 1, "teams": GERMAN_POINTS}, "ruleset"),
+    ("ruleset bool", {"ruleset": True, "deal": 1, "teams": GERMAN_POINTS}, "ruleset"),
+    ("unknown field", {"ruleset": "standard", "deal": 1, "teams": GERMAN_POINTS, "x": 1}, "x"),
+]
+BAD_TEAMS: list[tuple[str, dict[str, Any], str]] = [
+    ("negative books", {"clean_books": -1}, "clean_books"),
+    ("absurd books", {"clean_books": 10**30}, "clean_books"),
+    ("books as text", {"clean_books": "2"}, "clean_books"),
+    ("books as bool", {"clean_books": True}, "clean_books"),
+    ("books as float", {"clean_books": 1.5}, "clean_books"),
+    ("books as null", {"dirty_books": None}, "dirty_books"),
+    ("melded as text", {"melded": "555"}, "melded"),
+    ("melded negative", {"melded": -5}, "melded"),
+    ("melded absurd", {"melded": 10**9}, "melded"),
+    ("unknown card class", {"melded": {"kings": 3}}, "melded.kings"),
+    ("negative card count", {"left": {"aces": -1}}, "left.aces"),
+    ("went_out as text", {"went_out": "yes"}, "went_out"),
+    ("went_out as 1", {"went_out": 1}, "went_out"),
+    ("opening as text", {"opening_meld": "90"}, "opening_meld"),
+    ("name as number", {"name": 7}, "name"),
+    ("name too long", {"name": "x" * 81}, "name"),
+    ("unknown team field", {"hands": 3}, "hands"),
+    ("special books not an object", {"special_books": [1]}, "special_books"),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"), [(b, f) for _, b, f in BAD_BODIES], ids=[n for n, _, _ in BAD_BODIES]
+)
+def test_malformed_bodies_are_400_naming_the_field(api: Api, body: Any, field: str) -> None:
+    response = api.post("/api/score", body)
+    assert response.status_code == 400
+    assert field in error_fields(response)
+
+
+@pytest.mark.parametrize(
+    ("team", "field"), [(t, f) for _, t, f in BAD_TEAMS], ids=[n for n, _, _ in BAD_TEAMS]
+)
+def test_malformed_team_fields_are_400_naming_team_and_field(
+    api: Api, team: dict[str, Any], field: str
+) -> None:
+    response = score(api, [GERMAN_POINTS[0], team])
+    assert response.status_code == 400
+    errors = response.get_json()["errors"]
+    assert {"team": 1, "field": field} in [{"team": e["team"], "field": e["field"]} for e in errors]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"not json",
+        b'{"ruleset": "standard",',
+        b"[]",
+        b"[1, 2]",
+        b"null",
+        b'"standard"',
+        b"42",
+        b"\xff\xfe\x00",
+        b'{"ruleset": "standard", "deal": NaN, "teams": []}',
+        b'{"ruleset": "standard", "deal": Infinity, "teams": []}',
+        b'{"ruleset": "\\ud800", "deal": 1, "teams": []}',
+        b"[" * 100_000,
+        b'{"deal": ' + b"9" * 5000 + b"}",
+    ],
+    ids=[
+        "empty",
+        "not-json",
+        "truncated",
+        "array",
+        "list",
+        "null",
+        "string",
+        "number",
+        "bad-utf8",
+        "nan",
+        "infinity",
+        "lone-surrogate",
+        "deep",
+        "huge-number",
+    ],
+)
+def test_what_is_not_one_json_object_is_400(api: Api, raw: bytes) -> None:
+    response = api.post("/api/score", data=raw, content_type="application/json")
+    assert response.status_code == 400
+    assert response.get_json()["errors"][0]["message"]
+
+
+# ---------------------------------------------------------------------------
+# 415: not application/json
+
+
+@pytest.mark.parametrize(
+    ("data", "content_type"),
+    [
+        ("ruleset=standard&deal=1", "application/x-www-form-urlencoded"),
+        ('{"ruleset": "standard", "deal": 1, "teams": []}', "text/plain"),
+        ('{"ruleset": "standard", "deal": 1, "teams": []}', "multipart/form-data; boundary=x"),
+        ('{"ruleset": "standard", "deal": 1, "teams": []}', None),
+        ('{"ruleset": "standard", "deal": 1, "teams": []}', "application/jsonx"),
+    ],
+    ids=["form", "text-plain", "multipart", "no-content-type", "lookalike"],
+)
+def test_a_body_that_is_not_application_json_is_415(
+    api: Api, data: str, content_type: str | None
+) -> None:
+    response = api.post("/api/score", data=data, content_type=content_type)
+    assert response.status_code == 415
+    assert response.get_json()["errors"][0]["field"] == ""
+
+
+def test_application_json_with_a_charset_is_json(api: Api) -> None:
+    import json
+
+    response = api.post(
+        "/api/score",
+        data=json.dumps({"ruleset": "standard", "deal": 1, "teams": GERMAN_POINTS}),
+        content_type="application/json; charset=utf-8",
+    )
+    assert response.status_code == 200
+
+
+# ---------------------------------------------------------------------------
+# The calculator writes nothing
+
+
+def test_scoring_writes_nothing(
+    api: Api, app: Flask, row_counts: Callable[[], dict[str, int]]
+) -> None:
+    with app.app_context():
+        rulesets.create_house_rules("Kitchen table", "standard", {})
+    before = row_counts()
+    assert before["house_rules"] == 1
+    for teams in (GERMAN_POINTS, GERMAN_COUNTS):
+        assert score(api, teams).status_code == 200
+        assert score(api, teams, ruleset="kitchen-table").status_code == 200
+    assert score(api, [GERMAN_POINTS[0]] * 2).status_code == 422
+    assert score(api, ONE_TEAM).status_code == 400
+    assert api.get("/api/rulesets").status_code == 200
+    assert row_counts() == before
+
+
+# ---------------------------------------------------------------------------
+# GET /api/rulesets
+
+
+def test_rulesets_lists_every_preset_with_its_data(api: Api) -> None:
+    body = api.get("/api/rulesets").get_json()
+    listed = {entry["id"]: entry for entry in body["rulesets"]}
+    assert list(listed)[: len(PRESETS)] == list(PRESETS)
+    for preset_id, rules in PRESETS.items():
+        entry = listed[preset_id]
+        assert entry["house"] is False
+        assert {k: v for k, v in entry.items() if k != "house"} == rules.to_dict()
+
+
+def test_rulesets_lists_saved_house_rules_after_the_presets(api: Api, app: Flask) -> None:
+    with app.app_context():
+        rulesets.create_house_rules("Grandma's rules", "simpson", {"going_out_bonus": 250})
+    body = api.get("/api/rulesets").get_json()
+    entries = body["rulesets"]
+    assert len(entries) == len(PRESETS) + 1
+    house = entries[-1]
+    assert house["id"] == "grandma-s-rules"
+    assert house["name"] == "Grandma's rules"
+    assert house["house"] is True
+    assert house["going_out_bonus"] == 250
+    assert house["based_on"] == "simpson"
