@@ -1,0 +1,608 @@
+"""The game pages' forms: starting a game, entering or correcting a deal.
+
+Plain ``request.form`` parsing: the deal form's inputs depend on the game's rules and its
+number of teams, which a static WTForms class cannot describe well. CSRFProtect checks
+every POST; the templates carry ``csrf_token()``.
+
+Input names are stable so scripts can enhance the pages: a team's field is
+``t<team>-<field>`` (``t0-clean_books``, ``t1-melded-jokers``, ``t0-special_books-sevens``),
+the mode of a card entry ``t0-melded_mode`` (points | counts), who went out ``went_out``
+(a team index or ``none``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+from flask_babel import ngettext as _ngettext
+
+from scorekeeper.messages import say
+from scorekeeper.models import Season
+from scorekeeper.rules import (
+    BOUNDS,
+    CardClass,
+    PlayStyle,
+    Problem,
+    RuleSet,
+    TeamTally,
+)
+from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.tally import NAME_LONGEST
+from scorekeeper.services.games import TeamSpec
+
+from . import rules_text
+
+
+def _(message: str, **params: Any) -> str:
+    """gettext, typed: Flask-Babel has no type hints."""
+    return str(gettext(message, **params))
+
+
+def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
+    return str(_ngettext(singular, plural, num, **params))
+
+
+MAX_TEAMS = BOUNDS["teams"][1]
+# Partnerships of up to four are possible in house rules; the presets use two or three.
+MAX_TEAM_SIZE = 4
+STOCK_OUT = "none"
+POINTS, COUNTS = "points", "counts"
+CARD_ENTRIES = ("melded", "left")
+
+FIELD_LABELS: Mapping[str, Any] = {
+    "clean_books": lazy_gettext("Clean books"),
+    "dirty_books": lazy_gettext("Dirty books"),
+    "wild_books": lazy_gettext("Wild books"),
+    "black_three_books": lazy_gettext("Black-three books"),
+    "special_books": lazy_gettext("Special books"),
+    "red_threes": lazy_gettext("Red threes laid"),
+    "red_threes_caught": lazy_gettext("Red threes caught"),
+    "melded": lazy_gettext("Cards melded"),
+    "left": lazy_gettext("Cards left in hand and foot"),
+    "went_out": lazy_gettext("Who went out"),
+    "opening_meld": lazy_gettext("Opening meld"),
+    "exact_draws": lazy_gettext("Exact draws"),
+}
+
+
+def card_label(card: CardClass) -> str:
+    """A card class as the rules card names it, e.g. "Jokers", "8, 9, 10, J, Q, K"."""
+    return str(rules_text.card_labels()[card])
+
+
+def field_name(team: int, where: str) -> str:
+    """The input of one team's field: ``t0-clean_books``, ``t1-melded-jokers``."""
+    return f"t{team}-{where.replace('.', '-')}"
+
+
+def mode_name(team: int, entry: str) -> str:
+    return f"t{team}-{entry}_mode"
+
+
+def field_label(rules: RuleSet, where: str) -> str:
+    """A field as the table calls it, e.g. ``melded.jokers`` → "Cards melded: jokers"."""
+    head, _dot, rest = where.partition(".")
+    if head == "special_books" and rest:
+        book = rules.special_book(rest)
+        return book.name if book else rest
+    label = str(FIELD_LABELS.get(head, head))
+    if rest:
+        try:
+            card = CardClass(rest)
+        except ValueError:
+            return f"{label}: {rest}"
+        return _("%(entry)s: %(cards)s", entry=label, cards=card_label(card))
+    return label
+
+
+def message(rules: RuleSet, problem: Problem) -> str:
+    """The problem in words: the field named as the form labels it, not as the API spells it."""
+    where = problem.params.get("field")
+    if isinstance(where, str):
+        problem = replace(problem, params={**problem.params, "field": field_label(rules, where)})
+    return say(problem)
+
+
+def _number(raw: str | None, *, blank: int | None = 0) -> Any:
+    """A typed number for the rules reader: digits become an int, anything else stays text.
+
+    Text is left for :func:`scorekeeper.rules.read_team`, which reports it as not a whole
+    number; huge numbers are capped so the reader reports them as out of bounds.
+    """
+    text = (raw or "").strip()
+    if not text:
+        return blank
+    if re.fullmatch(r"[+-]?[0-9]+", text):
+        if len(text.lstrip("+-")) > 9:
+            return -(10**9) if text.startswith("-") else 10**9
+        return int(text)
+    return text
+
+
+# ---------------------------------------------------------------------------
+# The deal form
+
+
+@dataclass(frozen=True)
+class NumberInput:
+    where: str  # the scoring API's field, e.g. "melded.jokers"
+    name: str  # the input's name and id
+    label: str
+    low: int
+    high: int
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class CardEntry:
+    """Melded or left cards: a point total, or a count per card class."""
+
+    entry: str  # "melded" | "left"
+    label: str
+    mode: str  # the radio group's name
+    points: NumberInput
+    counts: list[NumberInput]
+
+
+@dataclass(frozen=True)
+class TeamInputs:
+    index: int
+    name: str
+    players: list[str]
+    books: list[NumberInput]
+    threes: list[NumberInput]
+    cards: list[CardEntry]
+    extras: list[NumberInput]
+
+    @property
+    def numbers(self) -> list[NumberInput]:
+        return [*self.books, *self.threes, *self.extras]
+
+
+def _input(team: int, where: str, label: str, bounds: str, hint: str = "") -> NumberInput:
+    low, high = BOUNDS[bounds]
+    return NumberInput(where, field_name(team, where), label, low, high, hint)
+
+
+def team_inputs(rules: RuleSet, index: int, name: str, players: list[str]) -> TeamInputs:
+    """The inputs one team fills in after a deal, only those its rules can use."""
+    books = [
+        _input(index, "clean_books", str(FIELD_LABELS["clean_books"]), "clean_books"),
+        _input(index, "dirty_books", str(FIELD_LABELS["dirty_books"]), "dirty_books"),
+    ]
+    if rules.wild_books:
+        books.append(_input(index, "wild_books", str(FIELD_LABELS["wild_books"]), "wild_books"))
+    if rules.black_three_books:
+        books.append(
+            _input(
+                index,
+                "black_three_books",
+                str(FIELD_LABELS["black_three_books"]),
+                "black_three_books",
+            )
+        )
+    for book in rules.special_books:
+        books.append(_input(index, f"special_books.{book.id}", book.name, "special_books"))
+    threes = []
+    if rules.red_threes_laid:
+        threes.append(_input(index, "red_threes", str(FIELD_LABELS["red_threes"]), "red_threes"))
+    threes.append(
+        _input(
+            index,
+            "red_threes_caught",
+            str(FIELD_LABELS["red_threes_caught"]),
+            "red_threes_caught",
+            _("Still hidden in a foot never picked up."),
+        )
+    )
+    cards = []
+    for entry in CARD_ENTRIES:
+        classes = [
+            card
+            for card in CardClass
+            # Black threes are melded only in black-three books.
+            if entry == "left" or card is not CardClass.BLACK_THREES or rules.black_three_books
+        ]
+        cards.append(
+            CardEntry(
+                entry=entry,
+                label=str(FIELD_LABELS[entry]),
+                mode=mode_name(index, entry),
+                points=_input(index, entry, _("Points"), "points"),
+                counts=[
+                    _input(
+                        index,
+                        f"{entry}.{card.value}",
+                        card_label(card),
+                        "cards",
+                        _("%(points)d each", points=rules.card_values.of(card)),
+                    )
+                    for card in classes
+                ],
+            )
+        )
+    extras = [
+        _input(
+            index,
+            "opening_meld",
+            str(FIELD_LABELS["opening_meld"]),
+            "opening_meld",
+            _("Optional: the points of the team's first meld."),
+        )
+    ]
+    if rules.exact_draw_bonus:
+        extras.append(_input(index, "exact_draws", str(FIELD_LABELS["exact_draws"]), "exact_draws"))
+    return TeamInputs(index, name, players, books, threes, cards, extras)
+
+
+@dataclass
+class DealForm:
+    """The deal form's inputs, what is in them, and what is wrong with them."""
+
+    rules: RuleSet
+    number: int
+    teams: list[TeamInputs]
+    values: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    # (message, input to jump to or None), in the order found.
+    summary: list[tuple[str, str | None]] = field(default_factory=list)
+    version: int | None = None
+
+    def value(self, name: str) -> str:
+        return self.values.get(name, "")
+
+    def mode(self, entry: CardEntry) -> str:
+        return COUNTS if self.values.get(entry.mode) == COUNTS else POINTS
+
+    @property
+    def went_out(self) -> str:
+        return self.values.get("went_out", "")
+
+    @property
+    def known_names(self) -> set[str]:
+        names = {"went_out"}
+        for team in self.teams:
+            names.update(number.name for number in team.numbers)
+            for entry in team.cards:
+                names.add(entry.mode)
+                names.add(entry.points.name)
+                names.update(count.name for count in entry.counts)
+        return names
+
+    def add_problems(self, problems: Sequence[Problem]) -> None:
+        """Show each problem next to its input, and all of them in the summary."""
+        known = self.known_names
+        for problem in problems:
+            text = message(self.rules, problem)
+            target: str | None = None
+            if problem.field == "went_out":
+                target = "went_out"
+            elif problem.team is not None:
+                name = field_name(problem.team, problem.field)
+                target = name if name in known else None
+            if target is not None:
+                self.errors.setdefault(target, []).append(text)
+            self.summary.append((text, target))
+
+    def entry_errors(self, entry: CardEntry) -> list[str]:
+        """Problems with a card entry as a whole (its total), shown beside the group."""
+        return self.errors.get(entry.points.name, [])
+
+
+def deal_form(
+    rules: RuleSet,
+    number: int,
+    team_names: Sequence[str],
+    team_players: Sequence[list[str]],
+) -> DealForm:
+    teams = [
+        team_inputs(rules, i, name, list(players))
+        for i, (name, players) in enumerate(zip(team_names, team_players, strict=True))
+    ]
+    return DealForm(rules=rules, number=number, teams=teams)
+
+
+def fill_from_tallies(form: DealForm, tallies: Sequence[TeamTally], version: int) -> None:
+    """Put a saved deal into the form, to be corrected."""
+    values: dict[str, str] = {}
+    for team, tally in zip(form.teams, tallies, strict=True):
+        data = tally.to_json()
+        for number in team.numbers:
+            head, _dot, rest = number.where.partition(".")
+            if head == "special_books":
+                values[number.name] = str(tally.special_books.get(rest, 0))
+            elif head == "opening_meld":
+                values[number.name] = "" if tally.opening_meld is None else str(tally.opening_meld)
+            else:
+                values[number.name] = str(data[head])
+        for entry in team.cards:
+            cards = getattr(tally, entry.entry)
+            if cards.counted:
+                values[entry.mode] = COUNTS
+                for count in entry.counts:
+                    card = CardClass(count.where.partition(".")[2])
+                    values[count.name] = str(cards.count(card))
+            else:
+                values[entry.mode] = POINTS
+                values[entry.points.name] = str(cards.points or 0)
+    out = [i for i, tally in enumerate(tallies) if tally.went_out]
+    values["went_out"] = str(out[0]) if out else STOCK_OUT
+    form.values = values
+    form.version = version
+
+
+def read_deal_form(
+    form: DealForm, data: Mapping[str, str]
+) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """The typed values kept in ``form``; each team's tally as the scoring API's mapping.
+
+    Blank boxes count as 0 (the opening meld: not reported). The problems returned are
+    only those of the form itself (who went out); the rules reader judges the numbers.
+    """
+    known = form.known_names
+    form.values = {name: str(data.get(name, "")) for name in known if name in data}
+    problems: list[Problem] = []
+    choice = form.went_out
+    choices = {STOCK_OUT, *(str(team.index) for team in form.teams)}
+    if choice not in choices:
+        problems.append(
+            Problem(
+                None,
+                "went_out",
+                N_("Choose the team that went out, or that the stock ran out."),
+                {},
+            )
+        )
+    items: list[dict[str, Any]] = []
+    for team in form.teams:
+        item: dict[str, Any] = {"name": team.name, "went_out": choice == str(team.index)}
+        special: dict[str, Any] = {}
+        for number in team.numbers:
+            head, _dot, rest = number.where.partition(".")
+            raw = form.value(number.name)
+            if head == "special_books":
+                special[rest] = _number(raw)
+            elif head == "opening_meld":
+                item[head] = _number(raw, blank=None)
+            else:
+                item[head] = _number(raw)
+        if special:
+            item["special_books"] = special
+        for entry in team.cards:
+            item[entry.entry] = _cards(form, entry)
+        items.append(item)
+    return items, problems
+
+
+def _cards(form: DealForm, entry: CardEntry) -> Any:
+    mode = form.mode(entry)
+    counts_typed = any(form.value(count.name).strip() for count in entry.counts)
+    points_typed = bool(form.value(entry.points.name).strip())
+    # Forgive a forgotten mode switch: a blank total with counts typed means the counts.
+    if mode == COUNTS or (counts_typed and not points_typed):
+        return {
+            count.where.partition(".")[2]: _number(form.value(count.name)) for count in entry.counts
+        }
+    return _number(form.value(entry.points.name))
+
+
+# ---------------------------------------------------------------------------
+# Starting a game
+
+
+@dataclass(frozen=True)
+class Seating:
+    teams: int
+    size: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.teams}x{self.size}"
+
+    @property
+    def players(self) -> int:
+        return self.teams * self.size
+
+    def label(self) -> str:
+        if self.size == 1:
+            return _("%(players)d players, each alone", players=self.players)
+        return _(
+            "%(players)d players: %(teams)d teams of %(size)d",
+            players=self.players,
+            teams=self.teams,
+            size=self.size,
+        )
+
+
+def seatings(rules: RuleSet) -> list[Seating]:
+    """Every way these rules seat a table that the form has rows for."""
+    found = []
+    for players in range(rules.min_players, rules.max_players + 1):
+        for teams, size in rules.seatings(players):
+            if teams <= MAX_TEAMS and size <= MAX_TEAM_SIZE:
+                found.append(Seating(teams, size))
+    return found
+
+
+def default_seating(rules: RuleSet) -> Seating:
+    options = seatings(rules)
+    if not options:
+        return Seating(2, 1)
+    players = 4 if rules.play_style is PlayStyle.PARTNERSHIPS else 3
+    return next((s for s in options if s.players == players), options[0])
+
+
+def pick_seating(rules: RuleSet, key: str | None) -> Seating:
+    """The seating asked for, if these rules allow it; otherwise the usual one."""
+    return next((s for s in seatings(rules) if s.key == key), default_seating(rules))
+
+
+def player_name(team: int, seat: int) -> str:
+    return f"t{team}-p{seat}"
+
+
+@dataclass
+class NewGameForm:
+    rulesets: list[RuleSet]
+    rules: RuleSet
+    seating: Seating
+    seasons: list[Season]
+    known_players: list[str]
+    values: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    summary: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def value(self, name: str) -> str:
+        return self.values.get(name, "")
+
+    @property
+    def seatings(self) -> list[Seating]:
+        return seatings(self.rules)
+
+    @property
+    def seats(self) -> list[tuple[int, int, int]]:
+        """(seat, team, player) around the table: partners sit apart, teams alternate."""
+        return [
+            (player * self.seating.teams + team, team, player)
+            for player in range(self.seating.size)
+            for team in range(self.seating.teams)
+        ]
+
+    def add_problems(self, problems: Sequence[Problem]) -> None:
+        for problem in problems:
+            text = say(problem)
+            target = _new_game_target(problem.field)
+            if target is not None:
+                self.errors.setdefault(target, []).append(text)
+            self.summary.append((text, target))
+
+
+_TEAM_FIELD = re.compile(r"teams\[(\d+)\]\.(players|name)")
+
+
+def _new_game_target(where: str) -> str | None:
+    if match := _TEAM_FIELD.fullmatch(where):
+        index, part = match.groups()
+        return f"t{index}-players" if part == "players" else f"t{index}-name"
+    return {
+        "teams": "players",
+        "ruleset": "ruleset",
+        "season": "season",
+        "played_on": "played_on",
+        "first_dealer_seat": "first_dealer",
+    }.get(where)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    ruleset: str
+    teams: list[TeamSpec]
+    season_id: int | None
+    played_on: date | None
+    first_dealer_seat: int
+
+
+def read_new_game(form: NewGameForm, data: Mapping[str, str]) -> tuple[NewGame, list[Problem]]:
+    """What the start form asks for, and what in it is not even well formed."""
+    names = ["ruleset", "seating", "season", "played_on", "first_dealer"]
+    for team in range(MAX_TEAMS):
+        names.append(f"t{team}-name")
+        names.extend(player_name(team, seat) for seat in range(MAX_TEAM_SIZE))
+    # Cut absurdly long text before it is echoed back into the form.
+    form.values = {name: str(data[name])[: NAME_LONGEST * 4] for name in names if name in data}
+    problems: list[Problem] = []
+
+    teams = []
+    for index in range(MAX_TEAMS):
+        players = [form.value(player_name(index, seat)) for seat in range(MAX_TEAM_SIZE)]
+        team_name = form.value(f"t{index}-name")
+        # Rows beyond the chosen seating count only when someone typed into them.
+        if index < form.seating.teams or team_name.strip() or any(p.strip() for p in players):
+            teams.append(TeamSpec(name=team_name, players=players))
+
+    season_id: int | None = None
+    season = form.value("season").strip()
+    if season:
+        if season.isascii() and season.isdigit() and len(season) < 10:
+            season_id = int(season)
+        else:
+            problems.append(Problem(None, "season", N_("Choose a season from the list."), {}))
+
+    played_on: date | None = None
+    raw_date = form.value("played_on").strip()
+    if raw_date:
+        try:
+            played_on = date.fromisoformat(raw_date)
+        except ValueError:
+            problems.append(
+                Problem(
+                    None, "played_on", N_("Give the date as year-month-day, e.g. 2026-11-29."), {}
+                )
+            )
+
+    dealer = form.value("first_dealer").strip() or "0"
+    first_dealer = 0
+    if dealer.isascii() and dealer.isdigit() and len(dealer) < 4:
+        first_dealer = int(dealer)
+    else:
+        problems.append(
+            Problem(
+                None,
+                "first_dealer_seat",
+                N_("The first dealer must be one of the players."),
+                {},
+            )
+        )
+    game = NewGame(
+        ruleset=form.value("ruleset") or form.rules.id,
+        teams=teams,
+        season_id=season_id,
+        played_on=played_on,
+        first_dealer_seat=first_dealer,
+    )
+    return game, problems
+
+
+# ---------------------------------------------------------------------------
+# Words for the sheet
+
+
+def books_phrase(clean: int, dirty: int, wild: int) -> str:
+    parts = []
+    if clean:
+        parts.append(ngettext("%(num)d clean book", "%(num)d clean books", clean))
+    if dirty:
+        parts.append(ngettext("%(num)d dirty book", "%(num)d dirty books", dirty))
+    if wild:
+        parts.append(ngettext("%(num)d wild book", "%(num)d wild books", wild))
+    if not parts:
+        return _("no books")
+    if len(parts) == 1:
+        return parts[0]
+    return _("%(some)s and %(last)s", some=", ".join(parts[:-1]), last=parts[-1])
+
+
+def go_out_phrase(rules: RuleSet, number: int, books: str | None = None) -> str:
+    """What going out needs in deal ``number``, in a sentence (``books``: said already)."""
+    deal = rules.deal(number)
+    need = books or books_phrase(deal.go_out.clean, deal.go_out.dirty, deal.go_out.wild)
+    extra = []
+    partners = rules.play_style is PlayStyle.PARTNERSHIPS
+    if partners and rules.partner_in_foot_to_go_out:
+        extra.append(_("the partner has picked up the foot"))
+    if partners and rules.permission_to_go_out:
+        extra.append(_("the partner gave permission"))
+    if rules.must_discard_to_go_out:
+        extra.append(_("a last card is discarded"))
+    if not deal.go_out:
+        sentence = _("Going out needs no books.")
+    else:
+        sentence = _("Going out needs %(books)s.", books=need)
+    if extra:
+        sentence = _("%(sentence)s Also: %(more)s.", sentence=sentence, more="; ".join(extra))
+    return sentence

@@ -1,0 +1,459 @@
+"""Pages: games at the table, from the first deal to the winner.
+
+Every view parses the form, calls one service function, then redirects or re-renders;
+a refused write re-renders the form with everything typed and changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import date
+from math import ceil
+from typing import Any
+
+from flask import (
+    Blueprint,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from scorekeeper.extensions import db
+from scorekeeper.messages import say
+from scorekeeper.models import Correction, Game, Season
+from scorekeeper.rules import (
+    PRESETS,
+    CardClass,
+    Problem,
+    RuleSet,
+    score_team,
+    validate_deal,
+)
+from scorekeeper.rules.i18n import N_
+from scorekeeper.services import games as service
+from scorekeeper.services import players as player_service
+from scorekeeper.services import rulesets
+from scorekeeper.services.errors import (
+    Conflict,
+    Malformed,
+    NotFound,
+    ServiceError,
+    StaleDeal,
+)
+
+from . import game_forms as forms
+from . import rules_text
+from .game_forms import _
+
+bp = Blueprint("games", __name__)
+
+PER_PAGE = 20
+# The session key remembering the game this browser just deleted or abandoned, for undo.
+UNDO_KEY = "games_undo"
+
+
+@bp.errorhandler(NotFound)
+def _not_found(error: NotFound) -> ResponseReturnValue:
+    return render_template("games/not_found.html", messages=[say(p) for p in error.problems]), 404
+
+
+@bp.context_processor
+def _phrases() -> dict[str, Any]:
+    return {
+        "go_out_phrase": _go_out_phrase,
+        "opening_phrase": _opening_phrase,
+        "ruleset_name": rules_text.ruleset_name,
+        "ruleset_description": rules_text.ruleset_description,
+        "books_phrase": forms.books_phrase,
+        "presets": PRESETS,
+        "today": date.today().isoformat(),
+    }
+
+
+def _go_out_phrase(rules: RuleSet, number: int) -> str:
+    # The rules card says the books the same way; this page adds what else it takes.
+    books = str(rules_text.go_out_phrase(rules.deal(number).go_out))
+    return forms.go_out_phrase(rules, number, books)
+
+
+def _opening_phrase(rules: RuleSet, number: int) -> str:
+    what = str(rules_text.opening_phrase(rules.deal(number)))
+    return _("The opening meld needs %(what)s.", what=what)
+
+
+# ---------------------------------------------------------------------------
+# The list and the start
+
+
+@bp.get("/games")
+def index() -> ResponseReturnValue:
+    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    games, total = service.list_games(page, PER_PAGE)
+    pages = max(ceil(total / PER_PAGE), 1)
+    return render_template(
+        "games/index.html",
+        views=[service.view_game(game) for game in games],
+        page=page,
+        pages=pages,
+        total=total,
+        undo=_undo_offer("delete"),
+    )
+
+
+def _new_game_form(ruleset: str | None, seating: str | None) -> forms.NewGameForm:
+    options = rulesets.all_rulesets()
+    rules = options[0]
+    if ruleset:
+        # An unknown id in a link: offer the usual rules instead.
+        with contextlib.suppress(ServiceError):
+            rules = rulesets.resolve(ruleset)
+    if all(option.id != rules.id for option in options):
+        options.append(rules)
+    return forms.NewGameForm(
+        rulesets=options,
+        rules=rules,
+        seating=forms.pick_seating(rules, seating),
+        seasons=list(db.session.scalars(db.select(Season).order_by(Season.name))),
+        known_players=[player.name for player in player_service.all_players()],
+    )
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new() -> ResponseReturnValue:
+    source = request.form if request.method == "POST" else request.args
+    form = _new_game_form(source.get("ruleset"), source.get("seating"))
+    if request.method == "GET":
+        return render_template("games/new.html", form=form)
+    game_input, problems = forms.read_new_game(form, request.form)
+    if problems:
+        form.add_problems(problems)
+        return render_template("games/new.html", form=form), 400
+    try:
+        game = service.start_game(
+            game_input.ruleset,
+            game_input.teams,
+            season_id=game_input.season_id,
+            played_on=game_input.played_on,
+            first_dealer_seat=game_input.first_dealer_seat,
+        )
+    except ServiceError as error:
+        form.add_problems(error.problems)
+        return render_template("games/new.html", form=form), error.status
+    flash(_("The game has started."))
+    return redirect(url_for("games.started", game_id=game.id))
+
+
+@bp.get("/games/<int:game_id>/start")
+def started(game_id: int) -> ResponseReturnValue:
+    view = service.view_game(service.load_game(game_id))
+    return render_template("games/started.html", view=view)
+
+
+# ---------------------------------------------------------------------------
+# The score sheet
+
+
+@bp.get("/games/<int:game_id>")
+def show(game_id: int) -> ResponseReturnValue:
+    view = service.view_game(service.load_game(game_id))
+    return render_template("games/show.html", view=view, undo=_undo_offer("abandon", game_id))
+
+
+# ---------------------------------------------------------------------------
+# Deals
+
+
+def _deal_form(view: service.GameView, number: int) -> forms.DealForm:
+    return forms.deal_form(view.rules, number, view.team_names, view.team_players)
+
+
+def _render_deal(
+    view: service.GameView,
+    form: forms.DealForm,
+    status: int = 200,
+    *,
+    stale: service.DealView | None = None,
+    yours: list[Any] | None = None,
+    stale_messages: list[str] | None = None,
+) -> ResponseReturnValue:
+    return (
+        render_template(
+            "games/deal_form.html",
+            view=view,
+            form=form,
+            stale=stale,
+            yours=yours,
+            stale_messages=stale_messages or [],
+        ),
+        status,
+    )
+
+
+def _read(view: service.GameView, form: forms.DealForm) -> tuple[list[Any] | None, list[Problem]]:
+    """The typed tallies, or every problem of form and rules found without saving anything."""
+    items, problems = forms.read_deal_form(form, request.form)
+    try:
+        tallies = service.tallies_from_mapping(items)
+    except Malformed as error:
+        return None, [*problems, *error.problems]
+    if problems:
+        # Say everything at once: the rules' verdict too, though nothing is saved yet.
+        problems += validate_deal(view.rules, form.number, tallies, view.game.decks)
+        return None, problems
+    return tallies, []
+
+
+@bp.route("/games/<int:game_id>/deals/new", methods=["GET", "POST"])
+def new_deal(game_id: int) -> ResponseReturnValue:
+    view = service.view_game(service.load_game(game_id))
+    number = view.next_deal
+    if request.method == "POST":
+        # The form says which deal it was opened for; another tablet may have saved it since.
+        meant = _whole(request.form.get("number", ""))
+        if meant is not None and meant != number and _is_played(view, meant):
+            return _saved_first(view, meant)
+    if number is None:
+        if view.game.abandoned_at is not None:
+            flash(_("This game was abandoned; restore it to go on."), "error")
+        else:
+            flash(_("All deals of this game are in; correct a deal instead."), "error")
+        return redirect(url_for("games.show", game_id=game_id))
+    form = _deal_form(view, number)
+    if request.method == "GET":
+        return _render_deal(view, form)
+    tallies, problems = _read(view, form)
+    if tallies is None:
+        form.add_problems(problems)
+        return _render_deal(view, form, 400)
+    try:
+        deal = service.record_deal(game_id, tallies)
+    except Conflict as error:
+        db.session.rollback()
+        now = service.view_game(service.load_game(game_id))
+        if _is_played(now, number):
+            return _saved_first(now, number)
+        for problem in error.problems:
+            flash(say(problem), "error")
+        return redirect(url_for("games.show", game_id=game_id))
+    except ServiceError as error:
+        form.add_problems(error.problems)
+        return _render_deal(view, form, error.status)
+    flash(_("Deal %(deal)d saved.", deal=deal.number))
+    return redirect(url_for("games.show", game_id=game_id, _anchor=f"deal-{deal.number}"))
+
+
+def _whole(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+def _is_played(view: service.GameView, number: int) -> bool:
+    return any(deal.number == number for deal in view.deals)
+
+
+def _saved_first(view: service.GameView, number: int) -> ResponseReturnValue:
+    """Another tablet saved this deal first: show both entries; saving again corrects it."""
+    saved = _played(view, number)
+    form = _deal_form(view, number)
+    tallies, _problems = _read(view, form)
+    form.version = saved.version
+    yours = (
+        None if tallies is None else [(tally, score_team(view.rules, tally)) for tally in tallies]
+    )
+    message = Problem(
+        None,
+        "version",
+        N_(
+            "Someone else saved deal %(deal)d first. Nothing you typed was saved: compare "
+            "the two entries below."
+        ),
+        {"deal": number},
+    )
+    return _render_deal(view, form, 409, stale=saved, yours=yours, stale_messages=[say(message)])
+
+
+def _played(view: service.GameView, number: int) -> service.DealView:
+    for deal in view.deals:
+        if deal.number == number:
+            return deal
+    raise NotFound.say(N_("Deal %(deal)d has not been played yet."), field="deal", deal=number)
+
+
+@bp.route("/games/<int:game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
+    view = service.view_game(service.load_game(game_id))
+    saved = _played(view, number)
+    form = _deal_form(view, number)
+    if request.method == "GET":
+        forms.fill_from_tallies(form, [r.tally for r in saved.results], saved.version)
+        return _render_deal(view, form)
+    version = _whole(request.form.get("version", ""))
+    if version is None:
+        # Without the version read, a save could overwrite someone else's: read it again.
+        flash(_("The form was out of date; here is deal %(deal)d as saved now.", deal=number))
+        return redirect(url_for("games.edit_deal", game_id=game_id, number=number))
+    form.version = version
+    tallies, problems = _read(view, form)
+    if tallies is None:
+        form.add_problems(problems)
+        return _render_deal(view, form, 400)
+    try:
+        deal = service.correct_deal(game_id, number, form.version, tallies)
+    except StaleDeal as error:
+        current: service.DealView = error.current
+        form.version = current.version
+        yours = [score_team(view.rules, tally) for tally in tallies]
+        return _render_deal(
+            view,
+            form,
+            409,
+            stale=current,
+            yours=list(zip(tallies, yours, strict=True)),
+            stale_messages=[say(p) for p in error.problems],
+        )
+    except ServiceError as error:
+        form.add_problems(error.problems)
+        return _render_deal(view, form, error.status)
+    if deal.version == form.version:
+        flash(_("Nothing changed in deal %(deal)d.", deal=number))
+    else:
+        flash(_("Deal %(deal)d corrected.", deal=number))
+    return redirect(url_for("games.show", game_id=game_id, _anchor=f"deal-{number}"))
+
+
+# ---------------------------------------------------------------------------
+# The correction log
+
+
+def _shown_value(rules: RuleSet, where: str, text: str) -> str:
+    """A logged value as the table would say it."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, dict):
+        if where == "special_books":
+            parts = [
+                f"{forms.field_label(rules, f'special_books.{key}')} {count}"
+                for key, count in value.items()
+                if count
+            ]
+        else:
+            parts = []
+            for key, count in value.items():
+                try:
+                    label = forms.card_label(CardClass(key))
+                except ValueError:
+                    label = key
+                if count:
+                    parts.append(f"{count} {label}")
+        return ", ".join(parts) or _("none")
+    if where in forms.CARD_ENTRIES:
+        return _("%(points)s points", points=value)
+    return str(value)
+
+
+@bp.get("/games/<int:game_id>/corrections")
+def corrections(game_id: int) -> ResponseReturnValue:
+    game = service.load_game(game_id)
+    view = service.view_game(game)
+    rows = []
+    log: list[Correction] = sorted(game.corrections, key=lambda c: c.id, reverse=True)
+    for c in log:
+        team = (
+            view.team_names[c.team_position]
+            if c.team_position is not None and c.team_position < len(view.team_names)
+            else ""
+        )
+        rows.append(
+            {
+                "deal": c.deal_number,
+                "batch": c.batch,
+                "team": team,
+                "field": forms.field_label(view.rules, c.field),
+                "old": _shown_value(view.rules, c.field, c.old_value),
+                "new": _shown_value(view.rules, c.field, c.new_value),
+                "when": c.created_at,
+                "undone": c.undone_at,
+            }
+        )
+    can_undo = any(c.undone_at is None for c in log)
+    return render_template("games/corrections.html", view=view, rows=rows, can_undo=can_undo)
+
+
+@bp.post("/games/<int:game_id>/corrections/undo")
+def undo_correction(game_id: int) -> ResponseReturnValue:
+    try:
+        number = service.undo_last_correction(game_id)
+    except Conflict as error:
+        for problem in error.problems:
+            flash(say(problem), "error")
+        return redirect(url_for("games.corrections", game_id=game_id))
+    if number is None:
+        flash(_("There is no correction to undo."), "error")
+    else:
+        flash(_("The last correction of deal %(deal)d was undone.", deal=number))
+    return redirect(url_for("games.corrections", game_id=game_id))
+
+
+# ---------------------------------------------------------------------------
+# Abandon, delete, undo
+
+
+def _undo_offer(action: str, game_id: int | None = None) -> Game | None:
+    """The game this browser session just deleted or abandoned, while it can still be undone."""
+    offer = session.get(UNDO_KEY)
+    if not isinstance(offer, dict) or offer.get("action") != action:
+        return None
+    remembered = offer.get("game")
+    if not isinstance(remembered, int) or (game_id is not None and remembered != game_id):
+        return None
+    game = db.session.get(Game, remembered)
+    if game is None:
+        return None
+    still = game.deleted_at if action == "delete" else game.abandoned_at
+    return game if still is not None else None
+
+
+@bp.route("/games/<int:game_id>/abandon", methods=["GET", "POST"])
+def abandon(game_id: int) -> ResponseReturnValue:
+    view = service.view_game(service.load_game(game_id))
+    if request.method == "GET":
+        return render_template("games/confirm.html", view=view, action="abandon")
+    service.abandon_game(game_id)
+    session[UNDO_KEY] = {"action": "abandon", "game": game_id}
+    flash(_("The game was abandoned."))
+    return redirect(url_for("games.show", game_id=game_id))
+
+
+@bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int) -> ResponseReturnValue:
+    view = service.view_game(service.load_game(game_id))
+    if request.method == "GET":
+        return render_template("games/confirm.html", view=view, action="delete")
+    service.delete_game(game_id)
+    session[UNDO_KEY] = {"action": "delete", "game": game_id}
+    flash(_("The game was deleted."))
+    return redirect(url_for("games.index"))
+
+
+@bp.post("/games/<int:game_id>/restore")
+def restore(game_id: int) -> ResponseReturnValue:
+    offer = session.get(UNDO_KEY)
+    if not isinstance(offer, dict) or offer.get("game") != game_id:
+        # Only the browser that deleted or abandoned a game can take it back.
+        flash(_("Only the tablet that deleted or abandoned this game can undo it."), "error")
+        return redirect(url_for("games.index"))
+    service.restore_game(game_id)
+    session.pop(UNDO_KEY, None)
+    flash(_("The game is back."))
+    return redirect(url_for("games.show", game_id=game_id))

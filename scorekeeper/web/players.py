@@ -1,0 +1,159 @@
+"""Pages: players, the people seen at the table; rename and merge duplicate entries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import lazy_gettext
+from flask_wtf import FlaskForm
+from sqlalchemy import func
+from wtforms import SelectField, StringField  # type: ignore[import-untyped]
+from wtforms.validators import (  # type: ignore[import-untyped]
+    DataRequired,
+    Length,
+    ValidationError,
+)
+
+from scorekeeper.extensions import db
+from scorekeeper.messages import say
+from scorekeeper.models import Game, Player, Team, TeamMember
+from scorekeeper.rules.tally import NAME_LONGEST
+from scorekeeper.services import games as game_service
+from scorekeeper.services import players as service
+from scorekeeper.services.errors import Conflict, NotFound, ServiceError
+
+from .game_forms import _
+
+bp = Blueprint("players", __name__)
+
+
+@bp.errorhandler(NotFound)
+def _not_found(error: NotFound) -> ResponseReturnValue:
+    return render_template("games/not_found.html", messages=[say(p) for p in error.problems]), 404
+
+
+def games_played() -> dict[int, int]:
+    """Games (not deleted) each player sat in, by player id."""
+    rows = db.session.execute(
+        db.select(TeamMember.player_id, func.count(func.distinct(Team.game_id)))
+        .join(Team, TeamMember.team_id == Team.id)
+        .join(Game, Team.game_id == Game.id)
+        .where(Game.deleted_at.is_(None))
+        .group_by(TeamMember.player_id)
+    )
+    return {player_id: count for player_id, count in rows}
+
+
+@bp.get("/players")
+def index() -> ResponseReturnValue:
+    return render_template(
+        "players/index.html", players=service.all_players(), played=games_played()
+    )
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    view: game_service.GameView
+    team: int
+
+
+@bp.get("/players/<int:player_id>")
+def show(player_id: int) -> ResponseReturnValue:
+    player = service.get_player(player_id)
+    teams = {m.team.game_id: m.team.position for m in player.memberships}
+    games = db.session.scalars(
+        db.select(Game.id)
+        .where(Game.id.in_(teams), Game.deleted_at.is_(None))
+        .order_by(Game.played_on.desc(), Game.id.desc())
+    ).all()
+    played = [
+        PlayedGame(game_service.view_game(game_service.load_game(game_id)), teams[game_id])
+        for game_id in games
+    ]
+    return render_template("players/show.html", player=player, played=played)
+
+
+class RenameForm(FlaskForm):  # type: ignore[misc]
+    name = StringField(
+        lazy_gettext("New name"),
+        validators=[
+            DataRequired(message=lazy_gettext("Type the new name.")),
+            Length(max=NAME_LONGEST, message=lazy_gettext("A name has at most 80 characters.")),
+        ],
+    )
+
+
+@bp.route("/players/<int:player_id>/rename", methods=["GET", "POST"])
+def rename(player_id: int) -> ResponseReturnValue:
+    player = service.get_player(player_id)
+    form = RenameForm(data={"name": player.name} if request.method == "GET" else None)
+    other: Player | None = None
+    if form.validate_on_submit():
+        old = player.name
+        try:
+            service.rename_player(player_id, form.name.data or "")
+        except ServiceError as error:
+            db.session.rollback()
+            form.name.errors = [*form.name.errors, *(say(p) for p in error.problems)]
+            if isinstance(error, Conflict):
+                other = db.session.scalar(
+                    db.select(Player).where(
+                        func.lower(Player.name) == (form.name.data or "").strip().lower()
+                    )
+                )
+            return render_template(
+                "players/rename.html", player=player, form=form, other=other
+            ), error.status
+        flash(_("%(old)s is now called %(new)s.", old=old, new=player.name))
+        return redirect(url_for("players.show", player_id=player_id))
+    status = 400 if form.errors else 200
+    return render_template("players/rename.html", player=player, form=form, other=other), status
+
+
+class MergeForm(FlaskForm):  # type: ignore[misc]
+    keep = SelectField(lazy_gettext("Keep this entry"), coerce=int)
+    merge = SelectField(lazy_gettext("Merge this duplicate into it"), coerce=int)
+
+    def validate_merge(self, field: SelectField) -> None:
+        if field.data == self.keep.data:
+            raise ValidationError(_("Choose two different entries."))
+
+
+@bp.route("/players/merge", methods=["GET", "POST"])
+def merge() -> ResponseReturnValue:
+    players = service.all_players()
+    choices = [(p.id, p.name) for p in players]
+    form = MergeForm(
+        data={
+            "keep": request.args.get("keep", type=int),
+            "merge": request.args.get("merge", type=int),
+        }
+        if request.method == "GET"
+        else None
+    )
+    form.keep.choices = choices
+    form.merge.choices = choices
+    played = games_played()
+    if len(players) < 2:
+        return render_template("players/merge.html", form=None, played=played)
+    if not form.validate_on_submit():
+        status = 400 if form.errors else 200
+        return render_template("players/merge.html", form=form, played=played), status
+    keep = next(p for p in players if p.id == form.keep.data)
+    gone = next(p for p in players if p.id == form.merge.data)
+    if request.form.get("confirm") != "yes":
+        # The confirmation step: say exactly what will happen, then ask again.
+        return render_template(
+            "players/merge_confirm.html", form=form, keep=keep, gone=gone, played=played
+        )
+    keep_name, gone_name = keep.name, gone.name
+    try:
+        service.merge_players(keep.id, gone.id)
+    except ServiceError as error:
+        db.session.rollback()
+        form.merge.errors = [*form.merge.errors, *(say(p) for p in error.problems)]
+        return render_template("players/merge.html", form=form, played=played), error.status
+    flash(_("%(gone)s was merged into %(keep)s.", gone=gone_name, keep=keep_name))
+    return redirect(url_for("players.show", player_id=keep.id))

@@ -1,0 +1,767 @@
+"""The game pages, played through the HTML forms on a real SQLite file."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction, Deal, DealResult, Game, Player
+from scorekeeper.services import players as player_service
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+# The German seed's worked example (RULES.md): 3855 and 615, entered as point totals.
+GERMAN = {
+    "went_out": "0",
+    "t0-clean_books": "2",
+    "t0-dirty_books": "2",
+    "t0-wild_books": "1",
+    "t0-red_threes": "1",
+    "t0-melded": "555",
+    "t1-clean_books": "1",
+    "t1-red_threes": "1",
+    "t1-melded": "220",
+    "t1-left": "205",
+}
+
+# Deal 2 (opening 90), every card counted: Ann & Ben go out with 2 clean books (aces,
+# kings), 2 dirty (5 queens + 2 twos, 6 fives + a joker) and a wild book (4 jokers, 3 twos).
+COUNTED = {
+    "went_out": "0",
+    "t0-clean_books": "2",
+    "t0-dirty_books": "2",
+    "t0-wild_books": "1",
+    "t0-melded_mode": "counts",
+    "t0-melded-jokers": "5",
+    "t0-melded-twos": "5",
+    "t0-melded-aces": "7",
+    "t0-melded-eights_to_kings": "12",
+    "t0-melded-fours_to_sevens": "6",
+    "t1-red_threes_caught": "1",
+    "t1-melded_mode": "counts",
+    "t1-melded-jokers": "1",
+    "t1-melded-aces": "3",
+    "t1-melded-eights_to_kings": "3",
+    "t1-left_mode": "counts",
+    "t1-left-fours_to_sevens": "2",
+    "t1-left-eights_to_kings": "1",
+    "t1-left-black_threes": "1",
+}
+# Deal 3 (opening 120): the stock runs out, nobody goes out.
+STOCK_OUT = {
+    "went_out": "none",
+    "t0-clean_books": "1",
+    "t0-melded": "300",
+    "t0-left": "40",
+    "t1-dirty_books": "1",
+    "t1-melded": "200",
+    "t1-left": "60",
+}
+# Deal 4 (opening 150): Cid & Dee go out.
+LAST = {
+    "went_out": "1",
+    "t1-clean_books": "2",
+    "t1-dirty_books": "2",
+    "t1-wild_books": "1",
+    "t1-melded": "900",
+    "t0-left": "200",
+}
+TEAMS = {"t0-p0": "Ann", "t0-p1": "Ben", "t1-p0": "Cid", "t1-p1": "Dee"}
+
+
+@pytest.fixture
+def csrf_app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}",
+            "WTF_CSRF_ENABLED": True,
+        },
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def token(client: FlaskClient, url: str) -> str:
+    page = client.get(url)
+    assert page.status_code == 200, url
+    found = TOKEN.search(page.get_data(as_text=True))
+    assert found, f"no csrf token on {url}"
+    return found.group(1)
+
+
+def text(response: Any) -> str:
+    return str(response.get_data(as_text=True))
+
+
+def start_game(client: FlaskClient, **fields: str) -> int:
+    data = {"ruleset": "standard", "seating": "2x2", "played_on": "2026-11-29", **TEAMS}
+    data.update(fields)
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, text(response)
+    found = re.fullmatch(r"/games/(\d+)/start", response.headers["Location"])
+    assert found
+    return int(found.group(1))
+
+
+def enter_deal(client: FlaskClient, game_id: int, data: Mapping[str, str]) -> Any:
+    return client.post(f"/games/{game_id}/deals/new", data=dict(data))
+
+
+def row(html: str, number: int) -> str:
+    found = re.search(rf'<tr id="deal-{number}">(.*?)</tr>', html, re.S)
+    assert found, f"no row for deal {number}"
+    return found.group(1)
+
+
+def nums(html: str) -> list[int]:
+    """The numbers a row shows in big figures: deal score and running total per team."""
+    return [int(n) for n in re.findall(r'<span class="num">(-?\d+)</span>', html)]
+
+
+def error_beside(html: str, name: str) -> str:
+    found = re.search(rf'<p class="error" id="{re.escape(name)}-error">(.*?)</p>', html, re.S)
+    assert found, f"no error beside {name}"
+    return found.group(1)
+
+
+def value_of(html: str, name: str) -> str:
+    found = re.search(rf'<input[^>]*\bname="{re.escape(name)}"[^>]*>', html, re.S)
+    assert found, f"no input {name}"
+    match = re.search(r'value="([^"]*)"', found.group(0))
+    return match.group(1) if match else ""
+
+
+def stored(app: Flask) -> dict[str, Any]:
+    """Everything a refused write must leave as it was."""
+    with app.app_context():
+        results = [
+            {c.name: getattr(r, c.name) for c in DealResult.__table__.columns}
+            for r in db.session.scalars(db.select(DealResult).order_by(DealResult.id))
+        ]
+        return {
+            "games": db.session.query(Game).count(),
+            "deals": [(d.id, d.number, d.version) for d in db.session.scalars(db.select(Deal))],
+            "results": results,
+            "corrections": db.session.query(Correction).count(),
+            "players": db.session.query(Player).count(),
+        }
+
+
+# ---------------------------------------------------------------------------
+# A whole game with CSRF on
+
+
+def test_a_whole_game_through_the_forms_with_csrf_on(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+
+    refused = client.post("/games/new", data={"ruleset": "standard", **TEAMS})
+    assert refused.status_code == 400  # no token: CSRFProtect refuses
+    assert stored(csrf_app)["games"] == 0
+
+    form = client.get("/games/new?ruleset=standard")
+    page = text(form)
+    assert '<datalist id="known-players">' in page
+    assert 'name="t0-p0"' in page and 'name="t1-p1"' in page
+    started = client.post(
+        "/games/new",
+        data={
+            "csrf_token": TOKEN.search(page).group(1),  # type: ignore[union-attr]
+            "ruleset": "standard",
+            "seating": "2x2",
+            "first_dealer": "1",
+            "played_on": "2026-11-29",
+            **TEAMS,
+        },
+        follow_redirects=True,
+    )
+    assert started.status_code == 200
+    page = text(started)
+    # Seats alternate teams: Ann, Cid, Ben, Dee; seat 1 (Cid) deals first.
+    assert "Cid</dd>" in page
+    assert re.search(r"Decks</dt><dd class=\"num\">5</dd>", page)
+    assert re.search(r"Cards into each hand</dt><dd class=\"num\">13</dd>", page)
+    assert "Enter deal 1" in page
+    game_id = int(re.search(r"/games/(\d+)/deals/new", page).group(1))  # type: ignore[union-attr]
+
+    for number, deal in enumerate((GERMAN, COUNTED, STOCK_OUT, LAST), start=1):
+        url = f"/games/{game_id}/deals/new"
+        saved = client.post(url, data={"csrf_token": token(client, url), **deal})
+        assert saved.status_code == 302, text(saved)
+        sheet = text(client.get(saved.headers["Location"]))
+        assert f"Deal {number} saved." in sheet
+
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert nums(row(sheet, 1)) == [3855, 3855, 615, 615]
+    assert nums(row(sheet, 2)) == [3840, 7695, 15, 630]
+    assert nums(row(sheet, 3)) == [760, 8455, 440, 1070]
+    assert nums(row(sheet, 4)) == [-200, 8255, 4100, 5170]
+    assert "Stock ran out" in row(sheet, 3)
+    assert "Stock ran out" not in row(sheet, 2)
+    assert "Winner: Ann &amp; Ben" in sheet
+    assert re.search(r'<span class="num total">8255</span>', sheet)
+    assert "Enter deal" not in sheet
+    with csrf_app.app_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None and game.finished_at is not None
+
+    # No fifth deal: the form sends you back to the sheet.
+    url = f"/games/{game_id}/deals/new"
+    after = client.get(url)
+    assert after.status_code == 302
+    assert "correct a deal instead" in text(client.get(after.headers["Location"]))
+
+
+def test_the_sheet_shows_the_next_deal_and_the_leader(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert "No deals yet" in sheet
+    assert "Ann deals." in sheet
+    assert "at least 50 points" in sheet
+    enter_deal(client, game_id, GERMAN)
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert "Leader: Ann &amp; Ben" in sheet
+    assert "Deal 2 of 4" in sheet
+    assert "Cid deals." in sheet  # the deal passes to the next seat
+    assert "at least 90 points" in sheet
+    assert f'href="/games/{game_id}/deals/1/edit"' in sheet
+
+
+def test_a_tie_is_shown_as_a_tie(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    for number in range(1, 5):
+        tie = {"went_out": "none", "t0-left": "50", "t1-left": "50"}
+        assert enter_deal(client, game_id, tie).status_code == 302, number
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert "A tie: Ann &amp; Ben, Cid &amp; Dee" in sheet
+    assert "Winner" not in sheet
+
+
+# ---------------------------------------------------------------------------
+# Refused deals
+
+
+def test_going_out_without_books_is_refused_beside_the_field(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    before = stored(app)
+    typed = {**STOCK_OUT, "went_out": "1", "t1-dirty_books": "1", "t1-melded": "200"}
+    response = enter_deal(client, game_id, typed)
+    assert response.status_code == 422
+    page = text(response)
+    assert "Nothing was saved" in page
+    beside = error_beside(page, "t1-clean_books")
+    assert "Cid &amp; Dee cannot go out" in beside
+    assert re.search(r'id="t1-clean_books"[^>]*aria-describedby="t1-clean_books-error"', page)
+    assert '<a href="#t1-clean_books">' in page  # the summary links to the field
+    assert value_of(page, "t1-melded") == "200"
+    assert value_of(page, "t0-left") == "40"
+    assert re.search(r'id="went_out-1" value="1" checked', page)
+    assert stored(app) == before
+
+
+def test_a_deal_without_who_went_out_is_refused(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    before = stored(app)
+    data = {k: v for k, v in GERMAN.items() if k != "went_out"}
+    response = enter_deal(client, game_id, data)
+    assert response.status_code == 400
+    page = text(response)
+    assert "stock ran out" in error_beside(page, "went_out")
+    assert value_of(page, "t0-melded") == "555"
+    assert stored(app) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "says"),
+    [
+        ("t0-clean_books", "abc", "Clean books must be a whole number."),
+        ("t0-clean_books", "-5", "Clean books must be between 0 and 60."),
+        ("t0-clean_books", "1e9", "Clean books must be a whole number."),
+        ("t1-left", "99999999999999999999", "Cards left in hand and foot must be between"),
+        ("t1-melded", "2.5", "Cards melded must be a whole number."),
+        ("t0-red_threes", "\uff13", "Red threes laid must be a whole number."),
+        ("t0-opening_meld", "lots", "Opening meld must be a whole number."),
+        ("t1-left-jokers", "-1", "Cards left in hand and foot: Jokers must be between 0 and 500."),
+    ],
+)
+def test_garbage_in_a_number_box_is_said_beside_it(
+    app: Flask, client: FlaskClient, name: str, typed: str, says: str
+) -> None:
+    game_id = start_game(client)
+    before = stored(app)
+    counted = {"t1-left_mode": "counts"} if "-left-" in name else {}
+    response = enter_deal(client, game_id, {**GERMAN, **counted, name: typed})
+    assert response.status_code == 400
+    page = text(response)
+    assert says in error_beside(page, name)
+    assert value_of(page, name) == typed.replace("&", "&amp;")
+    assert stored(app) == before
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"went_out": "7"},
+        {"went_out": "x", "t0-melded_mode": "weird", "t0-melded": "\x00"},
+        {"went_out": "", "t5-clean_books": "3", "unknown": "1"},
+        {},
+    ],
+)
+def test_no_garbage_form_gives_a_server_error(
+    app: Flask, client: FlaskClient, data: dict[str, str]
+) -> None:
+    game_id = start_game(client)
+    before = stored(app)
+    response = enter_deal(client, game_id, data)
+    assert response.status_code == 400
+    assert "Nothing was saved" in text(response)
+    assert stored(app) == before
+
+
+def test_impossible_card_totals_are_said_in_card_players_words(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    response = enter_deal(client, game_id, {**GERMAN, "t0-melded": "557"})
+    assert response.status_code == 422
+    assert "557 is not a possible card total" in error_beside(text(response), "t0-melded")
+
+
+def test_counted_cards_that_do_not_exist_are_refused(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    response = enter_deal(client, game_id, {**COUNTED, "t0-melded-jokers": "40"})
+    assert response.status_code == 422
+    beside = error_beside(text(response), "t0-melded-jokers")
+    assert "Ann &amp; Ben reports 40 jokers, but 5 decks hold only 10." in beside
+
+
+def test_counts_typed_without_switching_the_mode_still_count(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    data = {k: v for k, v in COUNTED.items() if not k.endswith("_mode")}
+    assert enter_deal(client, game_id, data).status_code == 302
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert nums(row(sheet, 1))[0] == 3840
+
+
+# ---------------------------------------------------------------------------
+# Corrections
+
+
+def edit_url(game_id: int, number: int) -> str:
+    return f"/games/{game_id}/deals/{number}/edit"
+
+
+def form_values(html: str) -> dict[str, str]:
+    """The values an edit form carries, as a browser would send them back."""
+    data: dict[str, str] = {}
+    for tag in re.findall(r"<input[^>]*>", html, re.S):
+        name = re.search(r'name="([^"]+)"', tag)
+        if not name or name.group(1) == "csrf_token":
+            continue
+        value = re.search(r'value="([^"]*)"', tag)
+        kind = re.search(r'type="([^"]+)"', tag)
+        if kind and kind.group(1) == "radio" and " checked" not in tag:
+            continue
+        data[name.group(1)] = value.group(1) if value else ""
+    return data
+
+
+def test_correcting_a_deal_logs_it_and_undo_puts_it_back(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    page = text(client.get(edit_url(game_id, 1)))
+    data = form_values(page)
+    assert data["version"] == "1"
+    assert data["t1-left"] == "205"
+    assert data["went_out"] == "0"
+    data["t1-left"] = "215"
+    saved = client.post(edit_url(game_id, 1), data=data)
+    assert saved.status_code == 302
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert "Deal 1 corrected." in sheet
+    assert nums(row(sheet, 1)) == [3855, 3855, 605, 605]
+    assert "Corrected" in row(sheet, 1)
+
+    log = text(client.get(f"/games/{game_id}/corrections"))
+    assert "Cards left in hand and foot" in log
+    assert "Cid &amp; Dee" in log
+    assert re.search(r'class="old-value">205 points<', log)
+    assert re.search(r'class="new-value">215 points<', log)
+    assert "Undo the last correction" in log
+
+    undone = client.post(f"/games/{game_id}/corrections/undo")
+    assert undone.status_code == 302
+    log = text(client.get(undone.headers["Location"]))
+    assert "The last correction of deal 1 was undone." in log
+    assert "undone" in log
+    assert "Undo the last correction" not in log
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert nums(row(sheet, 1)) == [3855, 3855, 615, 615]
+    with app.app_context():
+        result = db.session.scalar(db.select(DealResult).filter_by(position=1))
+        assert result is not None and result.left_points == 205
+
+    nothing = client.post(f"/games/{game_id}/corrections/undo", follow_redirects=True)
+    assert "There is no correction to undo." in text(nothing)
+
+
+def test_saving_an_unchanged_deal_logs_nothing(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    response = client.post(edit_url(game_id, 1), data=data, follow_redirects=True)
+    assert "Nothing changed in deal 1." in text(response)
+    assert stored(app)["corrections"] == 0
+
+
+def test_a_correction_can_switch_points_to_counts(client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    data.update({"t1-left_mode": "counts", "t1-left-aces": "2", "t1-left-eights_to_kings": "1"})
+    assert client.post(edit_url(game_id, 1), data=data).status_code == 302
+    page = text(client.get(edit_url(game_id, 1)))
+    assert re.search(r'id="t1-left_mode-counts" value="counts" checked', page)
+    assert value_of(page, "t1-left-aces") == "2"
+    log = text(client.get(f"/games/{game_id}/corrections"))
+    assert "2 Aces, 1 8, 9, 10, J, Q, K" in log
+
+
+def test_an_invalid_correction_changes_nothing(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    before = stored(app)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    data["t0-clean_books"] = "0"
+    response = client.post(edit_url(game_id, 1), data=data)
+    assert response.status_code == 422
+    page = text(response)
+    assert "cannot go out" in error_beside(page, "t0-clean_books")
+    assert value_of(page, "t0-clean_books") == "0"
+    assert value_of(page, "version") == "1"
+    assert stored(app) == before
+
+
+def test_two_tablets_editing_the_same_version(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    page = text(client.get(edit_url(game_id, 1)))
+    first = form_values(page)
+    second = dict(first)
+    first["t1-left"] = "215"
+    second["t1-left"] = "225"
+    assert client.post(edit_url(game_id, 1), data=first).status_code == 302
+    after_first = stored(app)
+
+    refused = client.post(edit_url(game_id, 1), data=second)
+    assert refused.status_code == 409
+    page = text(refused)
+    assert "Someone else changed this deal" in page
+    assert "Someone else changed deal 1 since you opened it." in page
+    theirs = re.findall(r'<div class="theirs">(.*?)</div>', page, re.S)
+    yours = re.findall(r'<div class="yours">(.*?)</div>', page, re.S)
+    assert len(theirs) == len(yours) == 2
+    assert "Left 215" in theirs[1] and "Left 225" in yours[1]
+    assert value_of(page, "t1-left") == "225"  # what was typed stays
+    assert value_of(page, "version") == "2"  # the form now carries the new version
+    assert stored(app) == after_first
+
+    again = client.post(edit_url(game_id, 1), data=form_values(page))
+    assert again.status_code == 302
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert nums(row(sheet, 1))[2] == 595
+
+
+def test_a_form_without_a_version_is_read_again(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    before = stored(app)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    data["version"] = "abc"
+    data["t1-left"] = "215"
+    response = client.post(edit_url(game_id, 1), data=data)
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(edit_url(game_id, 1))
+    assert stored(app) == before
+
+
+# ---------------------------------------------------------------------------
+# Abandon, delete, undo
+
+
+def test_delete_needs_confirmation_and_can_be_undone(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    confirm = client.get(f"/games/{game_id}/delete")
+    assert confirm.status_code == 200
+    assert "Delete this game?" in text(confirm)
+    assert stored(app)["games"] == 1
+    with app.app_context():
+        assert db.session.get(Game, game_id).deleted_at is None  # type: ignore[union-attr]
+
+    deleted = client.post(f"/games/{game_id}/delete")
+    assert deleted.status_code == 302
+    listing = text(client.get(deleted.headers["Location"]))
+    assert "The game was deleted." in listing
+    assert f'action="/games/{game_id}/restore"' in listing
+    assert f'href="/games/{game_id}"' not in listing
+    assert client.get(f"/games/{game_id}").status_code == 404
+
+    # Another browser cannot undo it.
+    stranger = app.test_client()
+    refused = stranger.post(f"/games/{game_id}/restore", follow_redirects=True)
+    assert "Only the tablet that deleted" in text(refused)
+    assert client.get(f"/games/{game_id}").status_code == 404
+
+    restored = client.post(f"/games/{game_id}/restore", follow_redirects=True)
+    assert "The game is back." in text(restored)
+    assert client.get(f"/games/{game_id}").status_code == 200
+    assert f'action="/games/{game_id}/restore"' not in text(client.get("/games"))
+
+
+def test_abandon_needs_confirmation_and_can_be_undone(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    assert "Abandon this game?" in text(client.get(f"/games/{game_id}/abandon"))
+    with app.app_context():
+        assert db.session.get(Game, game_id).abandoned_at is None  # type: ignore[union-attr]
+
+    abandoned = client.post(f"/games/{game_id}/abandon", follow_redirects=True)
+    page = text(abandoned)
+    assert "This game was abandoned." in page
+    assert "Enter deal 2" not in page
+    assert f'action="/games/{game_id}/restore"' in page
+    blocked = client.get(f"/games/{game_id}/deals/new", follow_redirects=True)
+    assert "restore it to go on" in text(blocked)
+    assert enter_deal(client, game_id, COUNTED).status_code == 302
+    assert stored(app)["deals"] == [(1, 1, 1)]
+
+    client.post(f"/games/{game_id}/restore")
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Enter deal 2" in page
+    assert "This game was abandoned." not in page
+
+
+# ---------------------------------------------------------------------------
+# Starting a game
+
+
+def test_start_form_keeps_what_was_typed_and_says_what_is_wrong(
+    app: Flask, client: FlaskClient
+) -> None:
+    data = {"ruleset": "standard", "seating": "2x2", "t0-p0": "Ann", "t0-p1": "Ben", "t1-p0": "Cid"}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    page = text(response)
+    assert "With 3 players these rules" in error_beside(page, "players")
+    assert value_of(page, "t1-p0") == "Cid"
+    assert stored(app)["games"] == 0
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "says"),
+    [
+        ("season", "x", "Choose a season from the list."),
+        ("season", "42", "There is no season 42."),
+        ("played_on", "29/11/2026", "year-month-day"),
+        ("first_dealer", "-1", "The first dealer must be one of the players."),
+        ("first_dealer", "9", "The first dealer must be one of the players."),
+        ("ruleset", "no-such-rules", "There are no rules called no-such-rules."),
+    ],
+)
+def test_start_form_garbage(
+    app: Flask, client: FlaskClient, field: str, typed: str, says: str
+) -> None:
+    data = {"ruleset": "standard", "seating": "2x2", **TEAMS, field: typed}
+    response = client.post("/games/new", data=data)
+    assert response.status_code in (400, 404, 422)
+    assert says in text(response)
+    assert "Nothing was saved" in text(response)
+    assert stored(app)["games"] == 0
+
+
+def test_seasons_players_and_team_names_on_the_start_form(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        season_id = player_service.create_season("Winter 2026").id
+    start_game(client)
+    page = text(client.get("/games/new"))
+    assert '<option value="Ann">' in page  # players seen before, for type-ahead
+    assert f'<option value="{season_id}">Winter 2026</option>' in page
+    game_id = start_game(client, season=str(season_id), **{"t0-name": "The Aces"})
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert "Winter 2026" in sheet
+    assert "The Aces" in sheet and "Cid &amp; Dee" in sheet  # a blank name: the players'
+    with app.app_context():
+        assert db.session.query(Player).count() == 4  # Ann, Ben, Cid, Dee seen before
+
+
+def test_seating_chooser_shows_rows_for_the_rules(client: FlaskClient) -> None:
+    page = text(client.get("/games/new?ruleset=simpson&seating=3x1"))
+    assert 'name="t2-p0"' in page
+    assert 'name="t0-p1"' not in page
+    assert 'value="simpson"' in page
+    six = text(client.get("/games/new?ruleset=standard&seating=2x3"))
+    assert 'name="t1-p2"' in six and 'name="t2-p0"' not in six
+    fallback = text(client.get("/games/new?ruleset=nonsense&seating=99x9"))
+    assert 'name="t1-p1"' in fallback  # the usual 2 teams of 2
+
+
+def test_the_deal_form_offers_only_what_the_rules_use(client: FlaskClient) -> None:
+    simpson = start_game(
+        client,
+        ruleset="simpson",
+        seating="3x1",
+        **{"t0-p0": "Ann", "t1-p0": "Cid", "t2-p0": "Eve", "t0-p1": "", "t1-p1": ""},
+    )
+    page = text(client.get(f"/games/{simpson}/deals/new"))
+    assert 'name="t2-clean_books"' in page
+    assert 'name="t0-red_threes"' not in page  # discarded at once, never laid
+    assert 'name="t0-red_threes_caught"' in page
+    assert 'name="t0-wild_books"' not in page
+    assert 'name="t0-exact_draws"' in page
+    assert 'name="t0-melded-black_threes"' not in page
+    assert 'name="t0-left-black_threes"' in page
+    assert 'value="2"' in page and 'id="went_out-none"' in page
+
+    brouillette = start_game(
+        client,
+        ruleset="brouillette",
+        seating="2x1",
+        **{"t0-p0": "Ann", "t1-p0": "Cid", "t0-p1": "", "t1-p1": ""},
+    )
+    page = text(client.get(f"/games/{brouillette}/deals/new"))
+    assert 'name="t0-black_three_books"' in page
+    assert 'name="t0-melded-black_threes"' in page
+
+
+# ---------------------------------------------------------------------------
+# Lists and missing things
+
+
+def test_games_list_newest_first_with_totals(client: FlaskClient) -> None:
+    old = start_game(client, played_on="2026-01-05")
+    new = start_game(client, played_on="2026-11-29")
+    enter_deal(client, new, GERMAN)
+    page = text(client.get("/games"))
+    assert page.index(f'href="/games/{new}"') < page.index(f'href="/games/{old}"')
+    assert '<span class="num team-total">3855</span>' in page
+    assert "Leader: Ann &amp; Ben" in page
+    assert 'href="/games/new"' in page
+    assert client.get("/games?page=abc").status_code == 200
+    assert client.get("/games?page=-3").status_code == 200
+
+
+def test_games_list_is_paginated(app: Flask, client: FlaskClient) -> None:
+    for day in range(1, 23):
+        start_game(client, played_on=f"2026-10-{day:02d}")
+    first = text(client.get("/games"))
+    assert first.count('class="card game-item"') == 20
+    assert "Page 1 of 2" in first
+    second = text(client.get("/games?page=2"))
+    assert second.count('class="card game-item"') == 2
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/games/999",
+        "/games/999/start",
+        "/games/999/deals/new",
+        "/games/1/deals/3/edit",
+        "/games/999/corrections",
+        "/games/999/delete",
+    ],
+)
+def test_missing_games_and_deals_get_a_friendly_404(client: FlaskClient, url: str) -> None:
+    start_game(client)
+    response = client.get(url)
+    assert response.status_code == 404
+    page = text(response)
+    assert "Not found" in page
+    assert "There is no game 999." in page or "Deal 3 has not been played yet." in page
+    assert client.post("/games/999/abandon").status_code == 404
+
+
+def test_two_tablets_entering_the_same_deal(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    other = app.test_client()
+    mine = text(client.get(f"/games/{game_id}/deals/new"))
+    assert value_of(mine, "number") == "1"
+    theirs = text(other.get(f"/games/{game_id}/deals/new"))
+    saved = other.post(f"/games/{game_id}/deals/new", data={**form_values(theirs), **GERMAN})
+    assert saved.status_code == 302
+    after_theirs = stored(app)
+
+    typed = {**form_values(mine), **GERMAN, "t1-left": "225"}
+    refused = client.post(f"/games/{game_id}/deals/new", data=typed)
+    assert refused.status_code == 409
+    page = text(refused)
+    assert "Someone else saved deal 1 first." in page
+    assert "Left 205" in re.findall(r'<div class="theirs">(.*?)</div>', page, re.S)[1]
+    assert "Left 225" in re.findall(r'<div class="yours">(.*?)</div>', page, re.S)[1]
+    assert f'action="/games/{game_id}/deals/1/edit"' in page
+    assert value_of(page, "t1-left") == "225"
+    assert stored(app) == after_theirs  # not saved as deal 2, nothing overwritten
+
+    corrected = client.post(f"/games/{game_id}/deals/1/edit", data=form_values(page))
+    assert corrected.status_code == 302
+    assert "225 points" in text(client.get(f"/games/{game_id}/corrections"))
+    assert [number for _id, number, _v in stored(app)["deals"]] == [1]
+
+
+def test_house_rules_with_a_special_book(app: Flask, client: FlaskClient) -> None:
+    from scorekeeper.services import rulesets
+
+    with app.app_context():
+        house = rulesets.create_house_rules(
+            "Sevens night",
+            "standard",
+            {
+                "special_books": [
+                    {
+                        "id": "sevens",
+                        "name": "Book of sevens",
+                        "bonus": 1000,
+                        "min_points": 35,
+                        "counts_as": "clean",
+                    }
+                ]
+            },
+        )
+        house_id, slug = house.id, house.slug
+    form = text(client.get(f"/games/new?ruleset={house_id}"))
+    assert re.search(rf'<option value="{slug}" selected>Sevens night</option>', form)
+    game_id = start_game(client, ruleset=slug)
+    page = text(client.get(f"/games/{game_id}/deals/new"))
+    assert '<label for="t0-special_books-sevens">Book of sevens</label>' in page
+    deal = {
+        **GERMAN,
+        "t0-clean_books": "1",
+        "t0-special_books-sevens": "1",
+    }
+    assert enter_deal(client, game_id, deal).status_code == 302
+    sheet = text(client.get(f"/games/{game_id}"))
+    # The sevens count as a clean book to go out and earn 1000 instead of 500: 3855 + 500.
+    assert nums(row(sheet, 1))[0] == 4355
+    assert "Book of sevens 1" in row(sheet, 1)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    assert data["t0-special_books-sevens"] == "1"
+    data["t0-special_books-sevens"] = "x"
+    refused = client.post(edit_url(game_id, 1), data=data)
+    assert refused.status_code == 400
+    assert "Book of sevens must be a whole number." in error_beside(
+        text(refused), "t0-special_books-sevens"
+    )
