@@ -42,6 +42,12 @@ def main() -> None:
     urls = ", ".join(f"http://{address}:{port}/" for address in lan_addresses())
     print(f"Scorekeeper is running. On a tablet on the same network, open: {urls}", flush=True)
     print(f"On this machine: http://127.0.0.1:{port}/  (Ctrl+C to stop)", flush=True)
+    # A QR code of the first address, so a tablet can join by pointing its camera.
+    import segno
+
+    first = f"http://{lan_addresses()[0]}:{port}/"
+    print("Or scan this code (also shown on the Connect page, /connect):", flush=True)
+    segno.make(first).terminal(compact=True)
     serve(app, host="0.0.0.0", port=port)
 
 

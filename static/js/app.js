@@ -1,0 +1,120 @@
+/* Progressive enhancement for every page: offline banner, service worker, screen wake lock.
+   Every page works without this file; the server stays the judge of every rule. */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+
+  /* Offline: say so, and make sure nothing looks as if it could be saved. A page the
+     service worker served from its cache carries data-offline-copy on <html>. */
+  function isCachedCopy() {
+    return root.hasAttribute("data-offline-copy");
+  }
+
+  function setSaving(enabled) {
+    var forms = document.querySelectorAll("form");
+    for (var i = 0; i < forms.length; i++) {
+      var form = forms[i];
+      if ((form.getAttribute("method") || "get").toLowerCase() !== "post") {
+        continue;
+      }
+      form.toggleAttribute("data-offline", !enabled);
+      var controls = form.querySelectorAll("button, input, select, textarea");
+      for (var j = 0; j < controls.length; j++) {
+        var control = controls[j];
+        if (!enabled && !control.disabled) {
+          control.disabled = true;
+          control.setAttribute("data-offline-disabled", "");
+        } else if (enabled && control.hasAttribute("data-offline-disabled")) {
+          control.disabled = false;
+          control.removeAttribute("data-offline-disabled");
+        }
+      }
+    }
+  }
+
+  function update() {
+    var offline = isCachedCopy() || !navigator.onLine;
+    var banner = document.getElementById("offline-banner");
+    if (banner) {
+      banner.hidden = !offline;
+    }
+    root.classList.toggle("is-offline", offline);
+    setSaving(!offline);
+  }
+
+  // A form sent while offline would fail anyway; stop it so nothing pretends to be saved.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      var post = (form.getAttribute("method") || "get").toLowerCase() === "post";
+      if (post && (isCachedCopy() || !navigator.onLine)) {
+        event.preventDefault();
+        update();
+      }
+    },
+    true
+  );
+  window.addEventListener("online", update);
+  window.addEventListener("offline", update);
+
+  /* Service worker: caches the static files and the last game page viewed. Browsers only
+     allow it on https or on localhost. */
+  function registerWorker() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) {
+      return;
+    }
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {
+      /* no offline copy, everything else works */
+    });
+  }
+
+  /* Screen Wake Lock: keep the tablet awake on pages that ask for it with
+     <body data-wake-lock>. The browser drops the lock when the page is hidden, so ask
+     again whenever it becomes visible. */
+  var lock = null;
+  function setLockState(state) {
+    document.body.setAttribute("data-wake-lock-state", state);
+  }
+  function requestWakeLock() {
+    if (!("wakeLock" in navigator)) {
+      setLockState("unsupported");
+      return;
+    }
+    if (lock !== null || document.visibilityState !== "visible") {
+      return;
+    }
+    navigator.wakeLock.request("screen").then(
+      function (sentinel) {
+        lock = sentinel;
+        setLockState("active");
+        sentinel.addEventListener("release", function () {
+          lock = null;
+          setLockState("released");
+        });
+      },
+      function () {
+        setLockState("refused"); // e.g. battery saver; the game page works all the same
+      }
+    );
+  }
+
+  function start() {
+    update();
+    registerWorker();
+    if (document.body.hasAttribute("data-wake-lock")) {
+      requestWakeLock();
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") {
+          requestWakeLock();
+        }
+      });
+    }
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

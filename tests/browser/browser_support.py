@@ -1,0 +1,113 @@
+"""Shared by the browser tests: Chromium, viewports, and the app served on a local port."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from flask import Flask
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import games
+from scorekeeper.services import players as player_service
+from scorekeeper.services.games import TeamSpec
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = PROJECT_ROOT / "test-artifacts" / "screenshots"
+
+# Portrait tablet, landscape tablet, phone.
+VIEWPORTS = {
+    "portrait": {"width": 768, "height": 1024},
+    "landscape": {"width": 1024, "height": 768},
+    "phone": {"width": 390, "height": 844},
+}
+SCHEMES = ("light", "dark")
+
+
+@dataclass
+class LiveServer:
+    app: Flask
+    server: BaseWSGIServer
+    thread: threading.Thread
+    url: str
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def __call__(self, path: str) -> str:
+        return self.url + path
+
+    def stop(self) -> None:
+        """Stop answering and close the socket, so connections are refused (a server gone)."""
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+
+def _going_out() -> TeamTally:
+    return TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=1,
+        red_threes=1,
+        melded=Cards(points=750),
+        left=Cards(points=20),
+        went_out=True,
+    )
+
+
+def _staying(melded: int = 260) -> TeamTally:
+    return TeamTally(
+        clean_books=1, melded=Cards(points=melded), left=Cards(points=135), went_out=False
+    )
+
+
+def _seed(app: Flask) -> dict[str, int]:
+    """A season, and a game with two deals and one correction: every kind of page has data."""
+    with app.app_context():
+        season = player_service.create_season("Winter", date(2026, 1, 1), date(2026, 3, 31))
+        game = games.start_game(
+            "standard",
+            [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])],
+            season_id=season.id,
+        )
+        game_id = int(game.id)
+        games.record_deal(game_id, [_going_out(), _staying()])
+        games.record_deal(game_id, [_staying(300), _going_out()])
+        first = games.load_game(game_id).deals[0]
+        games.correct_deal(game_id, 1, first.version, [_going_out(), _staying(280)])
+        player = player_service.all_players()[0]
+        return {"game": game_id, "season": int(season.id), "player": int(player.id)}
+
+
+def start_server(tmp: Path) -> LiveServer:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'browser.sqlite'}",
+            "WTF_CSRF_ENABLED": True,
+        },
+        instance_path=str(tmp / "instance"),
+    )
+    with app.app_context():
+        db.create_all()
+    ids = _seed(app)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return LiveServer(app, server, thread, f"http://127.0.0.1:{server.server_port}", ids)
