@@ -23,6 +23,7 @@ from scorekeeper.models import HouseRules
 from scorekeeper.rules import PRESETS, RuleSet
 from scorekeeper.services import rulesets
 from scorekeeper.services.errors import ServiceError
+from scorekeeper.sheets import allowed_team_counts
 
 from . import rules_text
 from .rules_forms import DeleteForm, HouseRulesForm
@@ -84,6 +85,7 @@ def show(ruleset_id: str) -> ResponseReturnValue:
         house=found.house,
         new_game_url=_new_game_url(found.rules.id),
         text=rules_text,
+        sheet_teams=allowed_team_counts(found.rules),
     )
 
 

@@ -136,15 +136,16 @@ def opening_phrase(deal: DealRule) -> str:
     """What the first meld of a deal must be, e.g. "at least 90 points"."""
     points = ngettext("at least %(num)d point", "at least %(num)d points", deal.opening_minimum)
     if deal.opening_needs_concealed_book:
-        return _(
-            "a concealed book (canasta) from the player's own hand, not only %(points)s",
-            points=points,
-        )
+        # The concealed book replaces the points minimum (see the README's presets notes).
+        return _("a concealed book (canasta) from the player's own hand instead of points")
     return points
 
 
 def concealed_book_note() -> str:
-    return _("The opening meld must be a concealed book (canasta) from the player's own hand.")
+    return _(
+        "The opening meld must be a concealed book (canasta) from the player's own hand; "
+        "its points do not need to reach the minimum."
+    )
 
 
 # --- cards -------------------------------------------------------------------

@@ -1,0 +1,1025 @@
+"""Score sheets on paper: a blank sheet for any rules, the filled sheet of a game, standings.
+
+Each sheet is a standalone Jinja template (``templates/sheets/``) with a print stylesheet,
+turned into a one-page PDF by WeasyPrint. WeasyPrint is imported only inside
+:func:`_render_pdf`: importing it costs most of a second, and the app must start fast.
+Blank sheets are cached in-process, keyed by the rules' own content, so editing house
+rules makes a new sheet while an unchanged one is served at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mimetypes
+import os
+import string
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, is_dataclass, replace
+from math import ceil
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from flask import Response, current_app, render_template, request, send_file, url_for
+from flask_babel import format_date, get_locale
+from flask_babel import gettext as _
+from markupsafe import Markup
+from werkzeug.security import safe_join
+
+from scorekeeper.models import Correction
+from scorekeeper.rules import CardClass, PlayStyle, RuleSet, TeamScore, TeamTally
+from scorekeeper.services.games import GameView
+from scorekeeper.web import rules_text
+
+MINUS = rules_text.MINUS
+MAX_COLUMNS = 7
+CHECK_MARK = "\u2713"
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    css_size: str
+    width_mm: float
+    height_mm: float
+
+
+PAPERS: Mapping[str, Paper] = {
+    "a4": Paper("a4", "A4 portrait", 210.0, 297.0),
+    "letter": Paper("letter", "letter portrait", 215.9, 279.4),
+}
+MARGIN_MM = 8.0
+PT_MM = 25.4 / 72
+PX_MM = 25.4 / 96  # WeasyPrint measures in CSS pixels
+LINE_HEIGHT = 1.15
+MAX_ROW_MM, MIN_ROW_MM = 9.0, 2.2
+MIN_FONT_PT = 4.5
+END_MARK = "sheet-end"
+
+
+def number(value: int) -> str:
+    """A number as the sheet prints it: a real minus sign, no thousands separator."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+# ---------------------------------------------------------------------------
+# Which teams a sheet can have
+
+
+def allowed_team_counts(rules: RuleSet) -> list[int]:
+    """The numbers of teams these rules can seat, as many as fit on one sheet."""
+    counts = {
+        teams
+        for players in range(rules.min_players, rules.max_players + 1)
+        for teams, _size in rules.seatings(players)
+    }
+    return sorted(n for n in counts if 2 <= n <= MAX_COLUMNS)
+
+
+# ---------------------------------------------------------------------------
+# The sheet as data: the templates only lay it out
+
+
+@dataclass(frozen=True)
+class Cell:
+    count: str = ""  # how many (books, red threes), before the points
+    points: str = ""
+    corrected: bool = False
+    zero: bool = False  # printed lighter: nothing happened here
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    label: str
+    rate: str  # what one of it is worth, e.g. "x 500"; empty for sums
+    kind: str  # "count" (count and points), "points", "score", "total" or "note"
+    cells: tuple[Cell, ...] = ()
+
+
+@dataclass(frozen=True)
+class Block:
+    """One deal: its heading and one row per line of the score."""
+
+    number: int
+    opening: str
+    concealed: bool
+    dealer: str | None  # None: a line to write the dealer on
+    note: str
+    rows: tuple[Row, ...]
+    corrected: bool = False
+
+
+@dataclass(frozen=True)
+class TeamHead:
+    letter: str
+    name: str  # empty: a line to write the name on
+    players: str = ""
+
+
+@dataclass(frozen=True)
+class RulesCard:
+    cards: list[tuple[str, str]]
+    books: list[tuple[str, str]]
+    other_bonuses: list[tuple[str, str]]
+    red_threes: str
+    deals: list[tuple[int, str, str]]  # number, opening, what going out needs
+    going_out: list[str]
+    melds: list[str]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Sizes that let any number of teams and deals fit on one page."""
+
+    paper: Paper
+    teams: int
+    per_row: int  # deal blocks side by side
+    row_mm: float
+    font_pt: float
+    card_font_pt: float
+    line_rows: int = 0  # rows of the fixed row height on the page, all deals together
+
+    # Column widths in percent of the page width; blocks side by side share the page.
+    @property
+    def gap_pct(self) -> float:
+        return 2.0 if self.per_row > 1 else 0.0
+
+    @property
+    def _block_pct(self) -> float:
+        return (100 - self.gap_pct * (self.per_row - 1)) / self.per_row
+
+    @property
+    def label_pct(self) -> float:
+        share = 0.37 if self.per_row > 1 else (0.24 if self.teams <= 4 else 0.19)
+        return round(self._block_pct * share, 3)
+
+    @property
+    def rate_pct(self) -> float:
+        share = 0.12 if self.per_row > 1 else (0.08 if self.teams <= 4 else 0.065)
+        return round(self._block_pct * share, 3)
+
+    @property
+    def count_pct(self) -> float:
+        """Each team has a narrow column for how many and a wider one for the points."""
+        return round(self._team_pct * 0.34, 3)
+
+    @property
+    def points_pct(self) -> float:
+        return round(self._team_pct * 0.66, 3)
+
+    @property
+    def _team_pct(self) -> float:
+        return (self._block_pct - self.label_pct - self.rate_pct) / self.teams
+
+    def with_row(self, row_mm: float) -> Layout:
+        """The same sheet with another row height, and the type size that goes with it."""
+        row_mm = max(round(row_mm, 2), MIN_ROW_MM)
+        return replace(self, row_mm=row_mm, font_pt=_font_for(row_mm, self.teams))
+
+    def name_scale(self, name: str) -> float:
+        """How much to shrink a team name so it takes at most about three lines."""
+        width_mm = (self.paper.width_mm - 2 * MARGIN_MM) * self._team_pct / 100 - 1.6
+        # DejaVu Sans Bold averages about 0.7 em per character, wide letters more.
+        per_line = max(width_mm / (self.font_pt * 0.7 * PT_MM), 1.0)
+        lines = len(name) / per_line
+        return 1.0 if lines <= 3 else round(max(3 / lines, 0.45), 2)
+
+
+@dataclass
+class Sheet:
+    title: str
+    heading: str
+    rules_name: str
+    teams: list[TeamHead]
+    blocks: list[Block]
+    card: RulesCard
+    layout: Layout
+    filled: bool = False
+    date: str = ""
+    players: str = ""
+    status: str = ""
+    result: str = ""
+    totals: list[str] = field(default_factory=list)
+    winners: set[int] = field(default_factory=set)
+    footnotes: list[str] = field(default_factory=list)
+
+    @property
+    def block_rows(self) -> list[list[Block]]:
+        step = self.layout.per_row
+        return [self.blocks[i : i + step] for i in range(0, len(self.blocks), step)]
+
+
+# ---------------------------------------------------------------------------
+# The lines of a deal
+
+
+@dataclass(frozen=True)
+class _Line:
+    key: str
+    label: str
+    rate: str
+    kind: str
+    # The count and the points of this line for a team, when the deal was played.
+    value: Callable[[TeamTally, TeamScore], tuple[int | None, int]] | None = None
+    # The tally field whose correction marks this line.
+    field: str = ""
+
+
+def _times(points: int) -> str:
+    return f"\u00d7 {number(points)}"
+
+
+def _lines(rules: RuleSet, with_opening: bool = False) -> list[_Line]:
+    """The lines of one deal block under ``rules``: only what these rules can score."""
+    sign = rules_text.signed
+
+    def count(name: str, bonus: int) -> Callable[[TeamTally, TeamScore], tuple[int | None, int]]:
+        return lambda tally, _score: (getattr(tally, name), getattr(tally, name) * bonus)
+
+    def part(key: str) -> Callable[[TeamTally, TeamScore], tuple[int | None, int]]:
+        return lambda _tally, score: (None, score.breakdown[key])
+
+    lines = [
+        _Line(
+            "clean_books",
+            _("Clean books"),
+            _times(rules.clean_book_bonus),
+            "count",
+            count("clean_books", rules.clean_book_bonus),
+            "clean_books",
+        ),
+        _Line(
+            "dirty_books",
+            _("Dirty books"),
+            _times(rules.dirty_book_bonus),
+            "count",
+            count("dirty_books", rules.dirty_book_bonus),
+            "dirty_books",
+        ),
+    ]
+    if rules.wild_books:
+        lines.append(
+            _Line(
+                "wild_books",
+                _("Wild books"),
+                _times(rules.wild_book_bonus),
+                "count",
+                count("wild_books", rules.wild_book_bonus),
+                "wild_books",
+            )
+        )
+    if rules.black_three_books:
+        lines.append(
+            _Line(
+                "black_three_books",
+                _("Black-three books"),
+                _times(rules.black_three_book_bonus),
+                "count",
+                count("black_three_books", rules.black_three_book_bonus),
+                "black_three_books",
+            )
+        )
+    for book in rules.special_books:
+
+        def special(
+            tally: TeamTally, _score: TeamScore, book_id: str = book.id, bonus: int = book.bonus
+        ) -> tuple[int | None, int]:
+            n = tally.special_books.get(book_id, 0)
+            return n, n * bonus
+
+        lines.append(
+            _Line(
+                f"special:{book.id}",
+                book.name,
+                _times(book.bonus),
+                "count",
+                special,
+                "special_books",
+            )
+        )
+    if rules.red_threes_laid:
+        lines.append(
+            _Line(
+                "red_threes",
+                _("Red threes laid"),
+                _times(rules.red_three_bonus),
+                "count",
+                lambda tally, score: (tally.red_threes, score.breakdown["red_threes"]),
+                "red_threes",
+            )
+        )
+    lines.append(
+        _Line(
+            "red_threes_caught",
+            _("Red threes caught"),
+            _times(-rules.red_three_penalty),
+            "count",
+            lambda tally, score: (tally.red_threes_caught, score.breakdown["red_threes_caught"]),
+            "red_threes_caught",
+        )
+    )
+    if rules.exact_draw_bonus:
+        lines.append(
+            _Line(
+                "exact_draws",
+                _("Drew exactly %(cards)d", cards=rules.hand_cards + rules.foot_cards),
+                _times(rules.exact_draw_bonus),
+                "count",
+                lambda tally, score: (tally.exact_draws, score.breakdown["exact_draws"]),
+                "exact_draws",
+            )
+        )
+    lines.append(
+        _Line(
+            "going_out",
+            _("Going out"),
+            sign(rules.going_out_bonus),
+            "count",
+            part("going_out"),
+            "went_out",
+        )
+    )
+    lines.append(_Line("melded", _("Melded cards"), "+", "points", part("melded"), "melded"))
+    if rules.black_three_books:
+        lines.append(
+            _Line(
+                "black_threes_melded",
+                _("Black 3s melded"),
+                _times(-rules.card_values.black_threes),
+                "points",
+                part("black_threes_melded"),
+                "melded",
+            )
+        )
+    lines.append(_Line("left", _("Cards left"), MINUS, "points", part("left"), "left"))
+    if with_opening:
+        lines.insert(
+            0,
+            _Line(
+                "opening_meld",
+                _("Opening meld"),
+                "",
+                "note",
+                lambda tally, _score: (None, tally.opening_meld or 0),
+                "opening_meld",
+            ),
+        )
+    lines.append(
+        _Line("deal_score", _("Deal score"), "=", "score", lambda _t, score: (None, score.score))
+    )
+    lines.append(_Line("running", _("Running total"), "", "total"))
+    return lines
+
+
+def _opening(rules: RuleSet, n: int) -> tuple[str, bool]:
+    """Deal ``n``'s opening minimum, and whether the opening must be a concealed book."""
+    deal = rules.deal(n)
+    return number(deal.opening_minimum), deal.opening_needs_concealed_book
+
+
+# ---------------------------------------------------------------------------
+# The rules card
+
+
+def rules_card(rules: RuleSet) -> RulesCard:
+    sign = rules_text.signed
+    cards = [(label, number(points)) for label, points in rules_text.card_value_rows(rules)]
+    cards[-1] = (cards[-1][0], sign(-rules.card_values.of(CardClass.BLACK_THREES)))
+    books = [(row.label, number(row.bonus)) for row in rules_text.book_bonus_rows(rules)]
+    other = [(_("Going out"), sign(rules.going_out_bonus))]
+    if rules.exact_draw_bonus:
+        other.append(
+            (
+                _("Exact draw (%(cards)d cards)", cards=rules.hand_cards + rules.foot_cards),
+                sign(rules.exact_draw_bonus),
+            )
+        )
+    deals = []
+    for n in range(1, rules.deal_count + 1):
+        minimum, concealed = _opening(rules, n)
+        need = rules_text.go_out_phrase(rules.deal(n).go_out)
+        if concealed:
+            need = _("%(books)s; open with a concealed book instead of points", books=need)
+        deals.append((n, minimum, need))
+    if rules.play_style is PlayStyle.INDIVIDUALS:
+        # Nobody has a partner to wait for or to ask when everyone plays alone.
+        rules = replace(rules, partner_in_foot_to_go_out=False, permission_to_go_out=False)
+    # The first phrase is the going-out bonus, already listed with the bonuses.
+    going_out = rules_text.going_out_phrases(rules)[1:]
+    melds = [
+        _("Books of %(size)s.", size=rules_text.book_size_phrase(rules)),
+        _("Melds need %(rule)s.", rule=rules_text.wild_rule_phrase(rules)),
+    ]
+    if not rules.wild_books:
+        melds.append(_("No wild books."))
+    return RulesCard(
+        cards=cards,
+        books=books,
+        other_bonuses=other,
+        red_threes=rules_text.sentence(rules_text.red_threes_phrase(rules)),
+        deals=deals,
+        going_out=going_out,
+        melds=melds,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Sizes
+
+
+def _font_for(row_mm: float, teams: int) -> float:
+    """Type that fits the row: larger rows take larger type, up to a comfortable size."""
+    font = min(max(row_mm * 1.45, MIN_FONT_PT), 8.5)
+    return round(min(font, 7.5) if teams >= 6 else font, 2)
+
+
+def _text_lines(phrases: Sequence[str], width_mm: float, font_pt: float) -> int:
+    """About how many lines ``phrases`` take in a column ``width_mm`` wide."""
+    # DejaVu Sans averages a little over half an em per character.
+    per_line = max(int(width_mm / (font_pt * 0.56 * PT_MM)), 1)
+    return sum(ceil(len(phrase) / per_line) for phrase in phrases)
+
+
+def _card_mm(card: RulesCard, paper: Paper, font_pt: float) -> float:
+    """The height of the rules card: its tallest column, a heading, padding and margin."""
+    width = paper.width_mm - 2 * MARGIN_MM - 4
+    columns = [
+        1 + len(card.cards),
+        1
+        + len(card.books)
+        + len(card.other_bonuses)
+        + _text_lines(["Red threes: " + card.red_threes], width * 0.22 - 3, font_pt),
+        2 + _text_lines([need for _n, _opening, need in card.deals], width * 0.35 * 0.68, font_pt),
+        2
+        + _text_lines(card.going_out, width * 0.28 - 6, font_pt)
+        + _text_lines(card.melds, width * 0.28 - 6, font_pt),
+    ]
+    return max(columns) * font_pt * LINE_HEIGHT * PT_MM + 10.5
+
+
+def _layout(
+    paper: Paper,
+    teams: int,
+    rules: RuleSet,
+    card: RulesCard,
+    lines: int,
+    extra_mm: float = 0.0,
+) -> Layout:
+    """Row height and type size so that every deal fits on the page with the rules card.
+
+    An estimate from the parts of the page measured on real sheets; :func:`_render_pdf`
+    corrects it when something (a long name wrapping) still spills onto a second page.
+    """
+    deals = rules.deal_count
+    # Two teams fit twice across the page; more need the full width for columns to write in.
+    per_row = 2 if teams == 2 and deals > 1 else 1
+    grid_rows = ceil(deals / per_row)
+    card_font = 7.0 if deals <= 5 else 6.3
+    header_mm, footer_mm = 13.0, 6.0
+    available = (
+        paper.height_mm
+        - 2 * MARGIN_MM
+        - header_mm
+        - _card_mm(card, paper, card_font)
+        - footer_mm
+        - extra_mm
+    )
+    # Side by side, a deal heading that names its concealed book takes one more line.
+    concealed = any(deal.opening_needs_concealed_book for deal in rules.deals) and per_row > 1
+    row_mm = MAX_ROW_MM
+    while row_mm > MIN_ROW_MM:
+        font_pt = _font_for(row_mm, teams)
+        # A deal heading, as measured on real sheets: one line of text and the team letters,
+        # or two lines when blocks stand side by side.
+        head_mm = (1.0 * font_pt + 1.8) if per_row > 1 else (0.7 * font_pt + 3.4)
+        table_mm = (
+            grid_rows * (lines * row_mm + head_mm)
+            + (grid_rows - 1) * 1.6
+            + (0.45 * font_pt if concealed else 0)
+            + 1.0
+        )
+        if table_mm <= available:
+            break
+        row_mm = round(row_mm - 0.1, 2)
+    return Layout(
+        paper=paper,
+        teams=teams,
+        per_row=per_row,
+        row_mm=row_mm,
+        font_pt=_font_for(row_mm, teams),
+        card_font_pt=card_font,
+        line_rows=grid_rows * lines,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Blank sheet
+
+
+def _letters(count: int) -> list[str]:
+    return [string.ascii_uppercase[i] for i in range(count)]
+
+
+def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] = ()) -> Sheet:
+    """A sheet to score ``rules`` by hand: every line of every deal, nothing filled in."""
+    lines = _lines(rules)
+    blank = tuple(Cell() for _i in range(teams))
+    blocks = []
+    for n in range(1, rules.deal_count + 1):
+        minimum, concealed = _opening(rules, n)
+        blocks.append(
+            Block(
+                number=n,
+                opening=minimum,
+                concealed=concealed,
+                dealer=None,
+                note="",
+                rows=tuple(Row(ln.key, ln.label, ln.rate, ln.kind, blank) for ln in lines),
+            )
+        )
+    heads = [
+        TeamHead(letter, names[i] if i < len(names) else "")
+        for i, letter in enumerate(_letters(teams))
+    ]
+    name = rules_text.ruleset_name(rules)
+    card = rules_card(rules)
+    return Sheet(
+        title=_("Score sheet: %(rules)s, %(teams)d teams", rules=name, teams=teams),
+        heading=_("Score sheet"),
+        rules_name=name,
+        teams=heads,
+        blocks=blocks,
+        card=card,
+        layout=_layout(paper, teams, rules, card, len(lines)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Filled sheet
+
+
+def _corrected_lines(corrections: Sequence[Correction]) -> set[tuple[int, int, str]]:
+    """(deal, team, tally field) of every value changed and not put back since."""
+    return {
+        (c.deal_number, c.team_position if c.team_position is not None else -1, c.field)
+        for c in corrections
+        if c.undone_at is None
+    }
+
+
+def _field_labels(rules: RuleSet) -> dict[str, str]:
+    labels = {line.field: line.label for line in reversed(_lines(rules, with_opening=True))}
+    labels["special_books"] = _("Special books")
+    labels["went_out"] = _("Went out")
+    return labels
+
+
+def _value_text(rules: RuleSet, field_name: str, raw: str) -> str:
+    """A logged value (JSON text) in words: numbers, yes/no, cards by kind."""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return raw
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if value is None:
+        return "\u2014"
+    if isinstance(value, int):
+        return number(value)
+    if isinstance(value, Mapping):
+        if field_name == "special_books":
+            names = {book.id: book.name for book in rules.special_books}
+            parts = [f"{names.get(k, k)} {v}" for k, v in value.items() if v]
+        else:
+            labels = {card.value: label for card, label in rules_text.card_labels().items()}
+            parts = [f"{v} \u00d7 {labels.get(k, k)}" for k, v in value.items() if v]
+        return ", ".join(parts) or "0"
+    return str(value)
+
+
+FOOTNOTE_PT = 6.5
+MOST_FOOTNOTES = 24
+
+
+def _notes_mm(notes: Sequence[str]) -> float:
+    if not notes:
+        return 0.0
+    width = PAPERS["letter"].width_mm - 2 * MARGIN_MM
+    lines = _text_lines(["; ".join(notes) + " " * 60], width, FOOTNOTE_PT)
+    return lines * FOOTNOTE_PT * LINE_HEIGHT * PT_MM + 1.5
+
+
+def _footnotes(view: GameView) -> list[str]:
+    """The correction log in words, the latest changes when it is too long for the page."""
+    rules = view.rules
+    labels = _field_labels(rules)
+    corrections = list(view.game.corrections)
+    notes = []
+    if len(corrections) > MOST_FOOTNOTES:
+        earlier = len(corrections) - MOST_FOOTNOTES
+        corrections = corrections[earlier:]
+        notes.append(_("%(count)d earlier changes are in the game's correction log", count=earlier))
+    for c in corrections:
+        team = (
+            view.team_names[c.team_position]
+            if c.team_position is not None and c.team_position < len(view.team_names)
+            else ""
+        )
+        text = _(
+            "Deal %(deal)d, %(team)s, %(field)s: %(old)s \u2192 %(new)s",
+            deal=c.deal_number,
+            team=team,
+            field=labels.get(c.field, c.field),
+            old=_value_text(rules, c.field, c.old_value),
+            new=_value_text(rules, c.field, c.new_value),
+        )
+        if c.undone_at is not None:
+            text = _("%(change)s (undone)", change=text)
+        notes.append(text)
+    return notes
+
+
+def _status(view: GameView) -> tuple[str, str]:
+    """The state of the game and who won, in words."""
+    rules = view.rules
+    played = len(view.deals)
+    totals = [number(t) for t in view.totals]
+    if view.game.abandoned_at is not None:
+        status = _(
+            "Abandoned after %(played)d of %(deals)d deals", played=played, deals=rules.deal_count
+        )
+    elif view.finished:
+        status = _("Finished")
+    else:
+        status = _(
+            "In progress: %(played)d of %(deals)d deals played",
+            played=played,
+            deals=rules.deal_count,
+        )
+    leaders = view.leaders
+    if not leaders:
+        return status, ""
+    names = rules_text.join_and([view.team_names[i] for i in leaders])
+    points = totals[leaders[0]]
+    over = view.finished or view.game.abandoned_at is not None
+    if view.winner is not None:
+        result = _("Winner: %(team)s with %(points)s", team=names, points=points)
+    elif over and len(leaders) > 1:
+        result = _("Tie: %(teams)s with %(points)s", teams=names, points=points)
+    else:
+        result = _("Leading: %(team)s with %(points)s", team=names, points=points)
+    return status, result
+
+
+def game_sheet(view: GameView, paper: Paper) -> Sheet:
+    """The sheet of a game as played: every entered value, the scores, the winner."""
+    rules = view.rules
+    teams = len(view.team_names)
+    with_opening = any(
+        result.tally.opening_meld is not None for deal in view.deals for result in deal.results
+    ) or any(c.field == "opening_meld" for c in view.game.corrections)
+    lines = _lines(rules, with_opening=with_opening)
+    corrected = _corrected_lines(view.game.corrections)
+    blocks = []
+    for n in range(1, rules.deal_count + 1):
+        minimum, concealed = _opening(rules, n)
+        deal = view.deals[n - 1] if n <= len(view.deals) else None
+        rows = []
+        for line in lines:
+            if deal is None:
+                cells = tuple(Cell() for _i in range(teams))
+            elif line.key == "running":
+                cells = tuple(Cell(points=number(total)) for total in deal.running)
+            else:
+                cells = tuple(
+                    _cell(line, result.tally, result.score, (n, i, line.field) in corrected)
+                    for i, result in enumerate(deal.results)
+                )
+            rows.append(Row(line.key, line.label, line.rate, line.kind, cells))
+        note = ""
+        if deal is not None and deal.stock_out:
+            note = _("The stock ran out: nobody went out.")
+        blocks.append(
+            Block(
+                number=n,
+                opening=minimum,
+                concealed=concealed,
+                dealer=view.dealer(n) or "",
+                note=note,
+                rows=tuple(rows),
+                corrected=deal is not None and deal.corrected,
+            )
+        )
+    heads = [
+        TeamHead(
+            letter,
+            view.team_names[i],
+            ", ".join(view.team_players[i])
+            if view.team_players[i] != [view.team_names[i]]
+            and " & ".join(view.team_players[i]) != view.team_names[i]
+            else "",
+        )
+        for i, letter in enumerate(_letters(teams))
+    ]
+    name = rules_text.ruleset_name(rules)
+    game = view.game
+    date = format_date(game.played_on, format="long")
+    status, result = _status(view)
+    footnotes = _footnotes(view)
+    card = rules_card(rules)
+    return Sheet(
+        title=_("Game %(id)d, %(date)s", id=game.id, date=date),
+        heading=_("Game %(id)d", id=game.id),
+        rules_name=name,
+        teams=heads,
+        blocks=blocks,
+        card=card,
+        # The totals line and the footnotes take room from the deals.
+        layout=_layout(paper, teams, rules, card, len(lines), extra_mm=8 + _notes_mm(footnotes)),
+        filled=True,
+        date=date,
+        players=", ".join(view.seats),
+        status=status,
+        result=result,
+        totals=[number(t) for t in view.totals],
+        # The star goes to the winner (or the tied leaders) once the game is over.
+        winners=set(view.leaders) if view.finished else set(),
+        footnotes=footnotes,
+    )
+
+
+def _cell(line: _Line, tally: TeamTally, score: TeamScore, corrected: bool) -> Cell:
+    if line.value is None:
+        return Cell()
+    count, points = line.value(tally, score)
+    if line.key == "going_out":
+        return Cell(
+            count=CHECK_MARK if tally.went_out else "",
+            points=number(points) if tally.went_out else "\u2013",
+            corrected=corrected,
+            zero=not tally.went_out,
+        )
+    if line.key == "opening_meld":
+        text = number(tally.opening_meld) if tally.opening_meld is not None else "\u2013"
+        return Cell(points=text, corrected=corrected, zero=tally.opening_meld is None)
+    return Cell(
+        count="" if count is None else str(count),
+        points=number(points),
+        corrected=corrected,
+        zero=points == 0 and not count and line.kind != "score",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Rendering
+
+
+def _render_pdf(template: str, layout: Layout | None, **context: Any) -> bytes:
+    """Render ``template`` to PDF bytes; a sheet with a ``layout`` always fits one page."""
+    # Imported here: WeasyPrint takes most of a second to import.
+    from weasyprint import HTML  # type: ignore[import-untyped]
+
+    fetcher = _static_fetcher()
+    for _attempt in range(6):
+        html = render_template(template, layout=layout, **context)
+        document = HTML(string=html, base_url=request.url, url_fetcher=fetcher).render()
+        if layout is None or len(document.pages) <= 1:
+            break
+        layout = _fitted(layout, document)
+    for page in document.pages:
+        # The end mark only measures the sheet; it is no chapter of the PDF.
+        page.bookmarks = [mark for mark in page.bookmarks if mark[1] != END_MARK]
+    pdf: bytes = document.write_pdf()
+    return pdf
+
+
+def _static_fetcher() -> Any:
+    """A WeasyPrint URL fetcher that reads this app's static files from disk, and nothing else.
+
+    Stylesheets are linked with ``url_for('static', ...)`` and read in-process: the app never
+    fetches itself over HTTP (a single-threaded server would wait for itself forever), and a
+    sheet can never make the server fetch anything from the network. (flask-weasyprint's
+    fetcher does the same through a WSGI test client, but leaves every file it serves open.)
+    """
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # type: ignore[import-untyped]
+
+    folder = current_app.static_folder
+    host = request.host
+    prefix = url_for("static", filename="")
+
+    class StaticFetcher(URLFetcher):  # type: ignore[misc]
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            parts = urlsplit(url)
+            if parts.netloc != host or not parts.path.startswith(prefix) or folder is None:
+                raise ValueError(f"a sheet may only use the app's own static files, not {url}")
+            path = safe_join(folder, unquote(parts.path[len(prefix) :]))
+            if path is None or not os.path.isfile(path):
+                raise ValueError(f"no static file at {url}")
+            with open(path, "rb") as file:
+                body = file.read()
+            kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
+            return URLFetcherResponse(url, body, {"Content-Type": kind})
+
+    return StaticFetcher()
+
+
+def _fitted(layout: Layout, document: Any) -> Layout:
+    """A smaller layout for a sheet that spilled onto more pages: rows shrink by the excess."""
+    page_mm = layout.paper.height_mm - 2 * MARGIN_MM
+    end_mm = None
+    for number_, page in enumerate(document.pages):
+        for _level, label, (_x, y), _state in page.bookmarks:
+            if label == END_MARK:
+                end_mm = number_ * page_mm + y * PX_MM - MARGIN_MM
+    if layout.row_mm <= MIN_ROW_MM:
+        # The rows cannot shrink any more: the rest of the type has to.
+        return replace(
+            layout,
+            font_pt=max(layout.font_pt * 0.9, 3.5),
+            card_font_pt=max(layout.card_font_pt * 0.9, 4.0),
+        )
+    if end_mm is None or not layout.line_rows:
+        return layout.with_row(layout.row_mm * 0.88)
+    excess = end_mm - page_mm
+    # A little more than the excess: the page broke between two rows, not inside one.
+    return layout.with_row(
+        min(layout.row_mm - excess / layout.line_rows - 0.1, layout.row_mm * 0.97)
+    )
+
+
+class _Cache:
+    """A small least-recently-used cache of rendered blank sheets, safe across threads."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> bytes | None:
+        with self._lock:
+            pdf = self._items.get(key)
+            if pdf is not None:
+                self._items.move_to_end(key)
+            return pdf
+
+    def put(self, key: tuple[Any, ...], pdf: bytes) -> None:
+        with self._lock:
+            self._items[key] = pdf
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+blank_cache = _Cache()
+
+
+def rules_hash(rules: RuleSet) -> str:
+    """A fingerprint of everything the rules say: any edit gives a new one."""
+    text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def blank_sheet_pdf(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] = ()) -> bytes:
+    """The blank sheet as a PDF, from the cache when these exact options were printed before."""
+    key = (rules_hash(rules), teams, paper.id, tuple(names), str(get_locale()))
+    pdf = blank_cache.get(key)
+    if pdf is None:
+        sheet = blank_sheet(rules, teams, paper, names)
+        pdf = _render_pdf("sheets/score.html", sheet.layout, sheet=sheet)
+        blank_cache.put(key, pdf)
+    return pdf
+
+
+def game_sheet_pdf(view: GameView, paper: Paper) -> bytes:
+    sheet = game_sheet(view, paper)
+    return _render_pdf("sheets/score.html", sheet.layout, sheet=sheet)
+
+
+# ---------------------------------------------------------------------------
+# Standings
+
+
+_TEXT_COLUMNS = frozenset({"name", "player", "players", "team", "partnership", "rules"})
+
+
+def _standings_label(key: str) -> str:
+    labels = {
+        "rank": "#",
+        "name": _("Name"),
+        "player": _("Player"),
+        "team": _("Partnership"),
+        "partnership": _("Partnership"),
+        "players": _("Players"),
+        "rules": _("Rules"),
+        "games": _("Games"),
+        "played": _("Played"),
+        "wins": _("Wins"),
+        "won": _("Won"),
+        "ties": _("Ties"),
+        "losses": _("Losses"),
+        "points": _("Points"),
+        "total": _("Total"),
+        "average": _("Average"),
+        "per_game": _("Points per game"),
+        "best": _("Best"),
+        "rating": _("Rating"),
+        "win_rate": _("Win rate"),
+    }
+    return str(labels.get(key, key.replace("_", " ").capitalize()))
+
+
+def _plain_row(row: Any) -> dict[str, Any]:
+    if is_dataclass(row) and not isinstance(row, type):
+        return asdict(row)
+    if isinstance(row, Mapping):
+        return dict(row)
+    raise TypeError(f"a standings row must be a mapping or a dataclass, not {type(row)!r}")
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    heading: str
+    columns: list[tuple[str, str, bool]]  # key, label, numeric
+    rows: list[list[str]]
+
+
+def _standings_table(heading: str, rows: Sequence[Any]) -> StandingsTable | None:
+    plain = [_plain_row(row) for row in rows]
+    if not plain:
+        return None
+    keys = list(plain[0])
+    # Names read from the left; every figure (numbers, "50%", "2.5") lines up on the right.
+    numeric = {key: key not in _TEXT_COLUMNS for key in keys}
+
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return str(_("yes") if value else _("no"))
+        if isinstance(value, int):
+            return number(value)
+        if isinstance(value, float):
+            return (
+                number(round(value)) if value.is_integer() else f"{value:.1f}".replace("-", MINUS)
+            )
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return "" if value is None else str(value)
+
+    return StandingsTable(
+        heading=heading,
+        columns=[(key, _standings_label(key), numeric[key]) for key in keys],
+        rows=[[text(r.get(key)) for key in keys] for r in plain],
+    )
+
+
+def render_standings_pdf(
+    title: str,
+    players_rows: Sequence[Any],
+    partnership_rows: Sequence[Any],
+    chart_svg: str | None = None,
+    paper: Paper = PAPERS["a4"],
+) -> bytes:
+    """A standings sheet from plain rows (mappings or dataclasses, one key per column).
+
+    The columns are the first row's keys, in order. ``chart_svg`` must be SVG markup the
+    app made itself (it is inserted as is); every row value is escaped. Needs a request
+    context (the stylesheet is read through the app).
+    """
+    tables = [
+        table
+        for table in (
+            _standings_table(_("Players"), players_rows),
+            _standings_table(_("Partnerships"), partnership_rows),
+        )
+        if table is not None
+    ]
+    return _render_pdf(
+        "sheets/standings.html",
+        None,
+        title=title,
+        tables=tables,
+        chart=Markup(chart_svg) if chart_svg else None,
+        paper=paper,
+    )
+
+
+# ---------------------------------------------------------------------------
+# The response
+
+
+def pdf_response(pdf: bytes, filename: str) -> Response:
+    from io import BytesIO
+
+    response = send_file(BytesIO(pdf), mimetype="application/pdf", download_name=filename)
+    # Quoted, as every browser expects; the names are built from safe characters only.
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

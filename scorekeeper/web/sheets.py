@@ -1,0 +1,179 @@
+"""Sheets as PDFs: a blank score sheet for any rules, a game's filled sheet, season standings.
+
+The views read the query, ask the services for the rules or the game, and hand them to
+:mod:`scorekeeper.sheets`, which renders the PDF. A bad option is answered with a page
+saying what was wrong (400), unknown rules or games with 404: never an error 500.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from flask import Blueprint, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import format_decimal, format_percent
+from flask_babel import gettext as _
+
+from scorekeeper import sheets
+from scorekeeper.messages import say
+from scorekeeper.rules import RuleSet
+from scorekeeper.rules.tally import NAME_LONGEST
+from scorekeeper.services import games as game_service
+from scorekeeper.services import rulesets
+from scorekeeper.services.errors import ServiceError
+from scorekeeper.web import rules_text
+
+if TYPE_CHECKING:
+    from scorekeeper.services.standings import Line
+
+bp = Blueprint("sheets", __name__)
+
+# A rules id is a preset id, a house-rules slug or a house-rules number.
+_RULES_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,62}$")
+# SQLite stores 64-bit integers; a longer number cannot be an id (and must not reach it).
+_LARGEST_ID = 2**63 - 1
+
+
+class _BadOptions(Exception):
+    def __init__(self, messages: Sequence[str], status: int = 400) -> None:
+        super().__init__("; ".join(messages))
+        self.messages = list(messages)
+        self.status = status
+
+
+@bp.errorhandler(_BadOptions)
+def _bad_options(error: _BadOptions) -> ResponseReturnValue:
+    return render_template("sheets/problem.html", messages=error.messages), error.status
+
+
+@bp.errorhandler(ServiceError)
+def _refused(error: ServiceError) -> ResponseReturnValue:
+    messages = [say(problem) for problem in error.problems]
+    return render_template("sheets/problem.html", messages=messages), error.status
+
+
+def _paper() -> sheets.Paper:
+    paper = request.args.get("paper", "a4").strip().lower()
+    if paper not in sheets.PAPERS:
+        raise _BadOptions([_("Paper must be a4 or letter, not “%(paper)s”.", paper=paper[:20])])
+    return sheets.PAPERS[paper]
+
+
+def _rules(ref: str) -> RuleSet:
+    ref = ref.strip()
+    if not _RULES_ID.match(ref):
+        raise _BadOptions([_("ruleset must be the id of a rules preset or of your house rules.")])
+    if ref.isdigit() and int(ref) > _LARGEST_ID:
+        raise _BadOptions([_("There are no rules called %(id)s.", id=ref[:20])], status=404)
+    return rulesets.resolve(ref)
+
+
+def _teams(rules: RuleSet) -> int:
+    allowed = sheets.allowed_team_counts(rules)
+    raw = request.args.get("teams", "").strip()
+    if not raw:
+        return allowed[0]
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 3:
+        raise _BadOptions([_("teams must be a whole number, such as 2.")])
+    teams = int(raw)
+    if teams not in allowed:
+        raise _BadOptions(
+            [
+                _(
+                    "A sheet for these rules has %(allowed)s columns (one per team, or per "
+                    "player playing alone), not %(teams)d.",
+                    allowed=rules_text.join_or([str(n) for n in allowed]),
+                    teams=teams,
+                )
+            ]
+        )
+    return teams
+
+
+def _names(teams: int) -> list[str]:
+    names = [name.strip() for name in request.args.getlist("names")]
+    if len(names) > teams:
+        raise _BadOptions(
+            [
+                _(
+                    "%(given)d names were given for a sheet of %(teams)d teams.",
+                    given=len(names),
+                    teams=teams,
+                )
+            ]
+        )
+    for name in names:
+        if len(name) > NAME_LONGEST:
+            raise _BadOptions(
+                [_("A team name has at most %(longest)d characters.", longest=NAME_LONGEST)]
+            )
+    # Trailing empty names add nothing: the sheet prints a line to write on anyway.
+    while names and not names[-1]:
+        names.pop()
+    return names
+
+
+@bp.get("/sheets/blank.pdf")
+def blank() -> ResponseReturnValue:
+    """A blank score sheet: ``?ruleset=<id>&teams=<n>&paper=a4|letter[&names=…]``."""
+    paper = _paper()
+    rules = _rules(request.args.get("ruleset", "standard"))
+    teams = _teams(rules)
+    names = _names(teams)
+    pdf = sheets.blank_sheet_pdf(rules, teams, paper, names)
+    filename = f"scoresheet-{rules.id}-{teams}-teams-{paper.id}.pdf"
+    return sheets.pdf_response(pdf, filename)
+
+
+@bp.get("/games/<int:game_id>/sheet.pdf")
+def game(game_id: int) -> ResponseReturnValue:
+    """The filled score sheet of a game, finished or not: ``?paper=a4|letter``."""
+    paper = _paper()
+    if game_id > _LARGEST_ID:
+        raise _BadOptions([_("There is no game %(id)s.", id=str(game_id)[:20])], status=404)
+    view = game_service.view_game(game_service.load_game(game_id))
+    pdf = sheets.game_sheet_pdf(view, paper)
+    filename = f"game-{view.game.id}-{view.game.played_on.isoformat()}.pdf"
+    return sheets.pdf_response(pdf, filename)
+
+
+@bp.get("/seasons/<int:season_id>/standings.pdf")
+def standings(season_id: int) -> ResponseReturnValue:
+    """A season's standings to pin on the wall: players, partnerships and the ratings chart."""
+    # Imported here so that the score sheets never depend on the standings machinery.
+    from scorekeeper import charts
+    from scorekeeper.services import standings as standings_service
+
+    paper = _paper()
+    table = standings_service.standings(season_id)
+    season = table.season
+    assert season is not None  # a season id always gives its season (or NotFound)
+    title = _("Standings: %(season)s", season=season.name)
+    chart = None
+    if table.ratings.games and table.players:
+        players = [(line.players[0], line.name) for line in table.players]
+        chart = charts.ratings_svg(f"ratings-{season_id}", title, table.ratings, players)
+    pdf = sheets.render_standings_pdf(
+        title,
+        [_standings_row(rank, line) for rank, line in enumerate(table.players, start=1)],
+        [_standings_row(rank, line) for rank, line in enumerate(table.partnerships, start=1)],
+        chart_svg=chart,
+        paper=paper,
+    )
+    return sheets.pdf_response(pdf, f"standings-season-{season.id}.pdf")
+
+
+def _standings_row(rank: int, line: Line) -> dict[str, str]:
+    """One standings line in the words and numbers the sheet prints."""
+    return {
+        "rank": str(rank),
+        "name": line.name,
+        "games": str(line.games),
+        "wins": str(format_decimal(float(line.wins), format="#,##0.##")),
+        "win_rate": str(format_percent(line.win_pct / 100, format="#,##0%")),
+        "rating": "\u2013" if line.rating is None else str(line.rating),
+        "per_game": sheets.number(round(line.average_per_game)),
+        "best": "\u2013" if line.best is None else sheets.number(line.best),
+    }
