@@ -60,8 +60,8 @@ def create_app(
 
     init_extensions(app)
 
-    from scorekeeper import api, cli, main, models, security  # noqa: F401  (models: the tables)
-    from scorekeeper.web import games, players, rules, seasons, sheets
+    from scorekeeper import api, auth, cli, main, models, security  # noqa: F401  (models: the tables)
+    from scorekeeper.web import games, players, pwa, rules, seasons, settings, sheets
 
     app.register_blueprint(main.bp)
     app.register_blueprint(api.bp)
@@ -70,8 +70,11 @@ def create_app(
     app.register_blueprint(players.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(seasons.bp)
+    app.register_blueprint(pwa.bp)
+    app.register_blueprint(settings.bp)
     cli.init_cli(app)
     security.init_security(app)
+    auth.init_auth(app)
     return app
 
 

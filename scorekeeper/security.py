@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
@@ -61,7 +62,19 @@ def _unexpected(error: Exception) -> ResponseReturnValue:
     return render_template("errors.html", code=500, error=None), 500
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Mark the session cookie Secure whenever the request came over HTTPS.
+
+    ``SESSION_COOKIE_SECURE = True`` forces it; behind a reverse proxy that ends HTTPS, wrap
+    the app in werkzeug's ProxyFix (or set that option) so the scheme is known.
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
 def init_security(app: Flask) -> None:
+    app.session_interface = SessionInterface()
     app.after_request(_headers)
     app.register_error_handler(HTTPException, _http_error)
     if not app.debug and not app.testing:

@@ -225,6 +225,29 @@ def start_game(
     first_dealer_seat: int = 0,
 ) -> Game:
     """Start a game under a copy of ``ruleset`` (a preset id, house rules, or a rules object)."""
+    try:
+        return _start_game(ruleset, teams, season_id, played_on, first_dealer_seat)
+    except IntegrityError:
+        # Another tablet added one of these new players at the same moment: the
+        # second try finds that player instead of creating it again.
+        db.session.rollback()
+    try:
+        return _start_game(ruleset, teams, season_id, played_on, first_dealer_seat)
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict.say(
+            N_("Someone else saved at the same moment; nothing was saved. Please try again."),
+            field="teams",
+        ) from None
+
+
+def _start_game(
+    ruleset: Any,
+    teams: Sequence[TeamSpec],
+    season_id: int | None,
+    played_on: date | None,
+    first_dealer_seat: int,
+) -> Game:
     rules = rulesets.resolve(ruleset)
     problems: list[Problem] = []
 

@@ -1,0 +1,140 @@
+"""Every HTML form refuses a POST without its CSRF token, and the refusal changes nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask, url_for
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.services import games, players
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+NEW_GAME = {
+    "ruleset": "standard",
+    "seating": "2x2",
+    "played_on": "2026-11-29",
+    "t0-p0": "Ann",
+    "t0-p1": "Ben",
+    "t1-p0": "Cid",
+    "t1-p1": "Dee",
+}
+FIRST_DEAL = [{"clean_books": 1, "melded": 300, "opening_meld": 60}, {"left": 40}]
+
+
+def make_app(tmp_path: Path, *, csrf: bool) -> Flask:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}",
+            "WTF_CSRF_ENABLED": csrf,
+        },
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        db.create_all()
+        season = players.create_season("Winter")
+        for _ in range(2):
+            game = games.start_game(
+                "standard",
+                [games.TeamSpec("", ["Ann", "Ben"]), games.TeamSpec("", ["Cid", "Dee"])],
+                season_id=season.id,
+            )
+            games.record_deal(game.id, games.tallies_from_mapping(FIRST_DEAL))
+    return app
+
+
+@pytest.fixture
+def csrf_app(tmp_path: Path) -> Iterator[Flask]:
+    app = make_app(tmp_path, csrf=True)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def snapshot(app: Flask) -> dict[str, int]:
+    with app.app_context():
+        db.session.remove()
+        return {
+            table.name: db.session.scalar(select(func.count()).select_from(table)) or 0
+            for table in db.metadata.sorted_tables
+        }
+
+
+def form_posts(app: Flask) -> list[str]:
+    """Every POST address outside the JSON API, ids filled in with rows that exist."""
+    values = {"game_id": 1, "player_id": 1, "season_id": 1, "number": 1, "slug": "x"}
+    urls = []
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            if "POST" in (rule.methods or ()) and not rule.rule.startswith("/api"):
+                urls.append(url_for(rule.endpoint, **{a: values[a] for a in rule.arguments}))
+    return sorted(urls)
+
+
+def test_every_form_refuses_a_post_without_its_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    urls = form_posts(csrf_app)
+    # The discovery finds the forms of every area, sign-in and settings included.
+    for expected in ("/games/new", "/games/1/deals/new", "/settings", "/sign-in", "/sign-out"):
+        assert expected in urls
+    assert len(urls) >= 15
+    before = snapshot(csrf_app)
+    passcode = Path(csrf_app.instance_path) / "passcode"
+    for url in urls:
+        data = {**NEW_GAME, "name": "Renamed", "new": "abcdef", "confirm": "abcdef", "save": "1"}
+        response = client.post(url, data=data)
+        assert response.status_code == 400, url
+        wrong = client.post(url, data={**data, "csrf_token": "forged"})
+        assert wrong.status_code == 400, url
+    assert snapshot(csrf_app) == before
+    assert not passcode.exists()
+
+
+def test_the_same_post_with_its_token_goes_through(csrf_app: Flask) -> None:
+    # The control: what the test above refuses is a write that would otherwise happen.
+    client = csrf_app.test_client()
+    before = snapshot(csrf_app)
+    page = client.get("/games/new?ruleset=standard").get_data(as_text=True)
+    found = TOKEN.search(page)
+    assert found
+    started = client.post("/games/new", data={**NEW_GAME, "csrf_token": found.group(1)})
+    assert started.status_code == 302, started.get_data(as_text=True)
+    assert snapshot(csrf_app)["game"] == before["game"] + 1
+
+
+def test_the_refusal_page_is_plain(csrf_app: Flask) -> None:
+    response = csrf_app.test_client().post("/games/new", data=NEW_GAME)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "That did not make sense" in html
+    assert "Traceback" not in html
+
+
+def test_the_api_is_not_a_form_and_needs_json_instead(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    before = snapshot(csrf_app)
+    # What a cross-site form can send: refused before reading the body.
+    forged = client.post("/api/games", data="{}", content_type="text/plain")
+    assert forged.status_code == 415
+    form = client.post("/api/games/1/deals", data={"teams": "x"})
+    assert form.status_code == 415
+    assert snapshot(csrf_app) == before
+
+
+def test_the_control_shows_writes_happen_without_csrf(tmp_path: Path) -> None:
+    app = make_app(tmp_path, csrf=False)
+    client: FlaskClient = app.test_client()
+    before = snapshot(app)
+    assert client.post("/games/new", data=NEW_GAME).status_code == 302
+    assert snapshot(app)["game"] == before["game"] + 1
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
