@@ -39,8 +39,8 @@ from fractions import Fraction
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import BigInteger, Integer, Select, case, cast, event, func, literal, select, true
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import BigInteger, Integer, Select, case, cast, func, literal, select, true
+from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.selectable import CTE, Subquery
 
 from scorekeeper.extensions import db
@@ -228,8 +228,16 @@ def _counted(season_id: int | None) -> list[Any]:
     return conditions
 
 
-def _team_totals(season_id: int | None) -> Subquery:
-    """One row per team of every counted game: its total and its tallies summed over deals."""
+def _team_totals(season_id: int | None, games: Any = None, teams: Any = None) -> Subquery:
+    """One row per team of every counted game: its total and its tallies summed over deals.
+
+    ``games`` and ``teams`` (SELECTs of ids) narrow it to those games or teams.
+    """
+    narrow = []
+    if games is not None:
+        narrow.append(Game.id.in_(games))
+    if teams is not None:
+        narrow.append(Team.id.in_(teams))
     r = DealResult
     return (
         select(
@@ -250,7 +258,7 @@ def _team_totals(season_id: int | None) -> Subquery:
         .select_from(r)
         .join(Team, r.team_id == Team.id)
         .join(Game, Team.game_id == Game.id)
-        .where(*_counted(season_id))
+        .where(*_counted(season_id), *narrow)
         .group_by(Team.id, Team.game_id, Game.ruleset_id, Game.played_on)
         .subquery("team_totals")
     )
@@ -268,9 +276,9 @@ _TALLY_SUMS = (
 )
 
 
-def _ranked(season_id: int | None) -> CTE:
+def _ranked(season_id: int | None, games: Any = None) -> CTE:
     """Team totals with each team's share of the win, its margin and its game's stock-outs."""
-    t = _team_totals(season_id).c
+    t = _team_totals(season_id, games).c
     windows = select(
         *t,
         func.max(t.total).over(partition_by=t.game_id).label("top"),
@@ -298,8 +306,8 @@ def _ranked(season_id: int | None) -> CTE:
     ).cte("ranked")
 
 
-def _line_sums(ranked: CTE) -> list[Any]:
-    r = ranked.c
+def _line_sums(source: CTE | Subquery) -> list[Any]:
+    r = source.c
     return [
         r.ruleset_id,
         func.count().label("games"),
@@ -325,9 +333,11 @@ def _player_rows(season_id: int | None) -> Select[Any]:
 def _partnership_rows(season_id: int | None) -> Select[Any]:
     ranked = _ranked(season_id)
     player = cast(TeamMember.player_id, BigInteger)
-    keys = (
+    # Each team's row with its players' key, in one pass over the members (an indexed join);
+    # then the lines are these rows grouped by key.
+    keyed = (
         select(
-            TeamMember.team_id,
+            *ranked.c,
             func.count().label("size"),
             func.min(TeamMember.player_id).label("lo"),
             func.max(TeamMember.player_id).label("hi"),
@@ -335,15 +345,14 @@ def _partnership_rows(season_id: int | None) -> Select[Any]:
             func.sum(player * player).label("squares"),
         )
         .select_from(ranked.join(TeamMember, TeamMember.team_id == ranked.c.team_id))
-        .group_by(TeamMember.team_id)
-        .subquery("team_keys")
+        .group_by(*ranked.c)
+        .subquery("keyed")
     )
-    k = keys.c
+    k = keyed.c
     return (
-        select(k.size, k.lo, k.hi, k.ids, k.squares, *_line_sums(ranked))
-        .select_from(ranked.join(keys, k.team_id == ranked.c.team_id))
+        select(k.size, k.lo, k.hi, k.ids, k.squares, *_line_sums(keyed))
         .where(k.size >= 2)
-        .group_by(k.size, k.lo, k.hi, k.ids, k.squares, ranked.c.ruleset_id)
+        .group_by(k.size, k.lo, k.hi, k.ids, k.squares, k.ruleset_id)
     )
 
 
@@ -397,13 +406,19 @@ def _rating_games(season_id: int | None) -> list[GameResult]:
 
 
 def fingerprint() -> tuple[Any, ...]:
-    """A cheap summary of everything standings depend on: one query over three tables.
+    """A cheap summary of everything the standings depend on: one query over three tables.
 
-    It changes when a game is added, finished, abandoned, deleted, restored or moved to
-    another season (counts and id sums per state), when a deal is added or corrected (every
-    correction bumps the deal's version) and when players are merged (the members' player
-    ids). In-process writes also bump :data:`_generation` on commit, which catches the rest
-    (a changed date). Names are never cached: they are read on every request.
+    The cached standings are dropped when it changes, which is when
+
+    - a game finishes, or is abandoned, deleted or restored (the count and the sum of squared
+      ids of the games in each state);
+    - a finished game moves to another season (the sum of season id times game id);
+    - a deal is corrected or a correction undone (each bumps the deal's version);
+    - two players are merged (one player fewer; the sum of the players' ids).
+
+    Starting a game and entering its deals change none of these, so the standings stay cached
+    until the game's last deal is in. Nothing in the app changes a game's date; a tool that
+    rewrites the database behind the app's back (a restore) calls :func:`clear_cache`.
     """
     g = Game
     gid = cast(g.id, BigInteger)
@@ -415,50 +430,21 @@ def fingerprint() -> tuple[Any, ...]:
         ]
 
     games = select(
-        func.count().label("games"),
-        func.sum(gid).label("game_ids"),
         *state(g.finished_at, "finished"),
         *state(g.abandoned_at, "abandoned"),
         *state(g.deleted_at, "deleted"),
-        func.sum(cast(g.season_id, BigInteger) * gid).label("seasons"),
-        func.min(g.played_on).label("first_day"),
-        func.max(g.played_on).label("last_day"),
+        func.sum(
+            case((g.finished_at.is_not(None), cast(g.season_id, BigInteger) * gid), else_=0)
+        ).label("seasons"),
     ).subquery("g")
-    deals = select(
-        func.count().label("deals"),
-        func.sum(Deal.version).label("versions"),
-        func.max(Deal.updated_at).label("last_change"),
-    ).subquery("d")
-    members = select(
-        func.count().label("members"),
-        func.sum(cast(TeamMember.player_id, BigInteger) * TeamMember.team_id).label("seats"),
-    ).subquery("m")
+    deals = select(func.sum(Deal.version - 1).label("corrections")).subquery("d")
+    players = select(
+        func.count().label("players"), func.sum(cast(Player.id, BigInteger)).label("ids")
+    ).subquery("p")
     row = db.session.execute(
-        select(games, deals, members).select_from(games.join(deals, true()).join(members, true()))
+        select(games, deals, players).select_from(games.join(deals, true()).join(players, true()))
     ).one()
     return tuple(row)
-
-
-_generation = 0
-_WATCHED = (Game, Team, TeamMember, Deal, DealResult, Season)
-
-
-@event.listens_for(Session, "after_flush")
-def _note_changes(session: Session, _context: Any) -> None:
-    if any(isinstance(obj, _WATCHED) for obj in (*session.new, *session.dirty, *session.deleted)):
-        session.info["standings_changed"] = True
-
-
-@event.listens_for(Session, "after_commit")
-def _bump_generation(session: Session) -> None:
-    global _generation
-    if session.info.pop("standings_changed", False):
-        _generation += 1
-
-
-@event.listens_for(Session, "after_rollback")
-def _forget_changes(session: Session) -> None:
-    session.info.pop("standings_changed", None)
 
 
 @dataclass(frozen=True)
@@ -498,7 +484,7 @@ def _computed(season_id: int | None) -> _Computed:
     if not current_app.config.get("STANDINGS_CACHE", True):
         return _compute(season_id, None)
     key = (str(db.engine.url), season_id)
-    stamp = (_generation, *fingerprint())
+    stamp = fingerprint()
     with _cache_lock:
         cached = _cache.get(key)
     if cached is not None and cached[0] == stamp:
@@ -682,64 +668,80 @@ def player_stats(player_id: int) -> PlayerStats:
     rank = table.players.index(line) + 1 if line else None
     names = table.names
 
-    ranked = _ranked(None)
-    mine = ranked.alias("mine")
-    me = TeamMember.__table__.alias("me")
-    mate = TeamMember.__table__.alias("mate")
-    partners = [
-        Record(pid, names.get(pid, "?"), int(games), int(won or 0), 0, int(points or 0))
-        for pid, games, won, points in db.session.execute(
-            select(
-                mate.c.player_id, func.count(), func.sum(mine.c.win_units), func.sum(mine.c.total)
-            )
-            .select_from(mine)
-            .join(me, (me.c.team_id == mine.c.team_id) & (me.c.player_id == player_id))
-            .join(mate, (mate.c.team_id == mine.c.team_id) & (mate.c.player_id != player_id))
-            .group_by(mate.c.player_id)
+    # Only the player's games: every figure of a team depends on its own game alone.
+    # Lists of ids on their own (correlate(None): never tied to an outer row), each driven
+    # from the player's memberships through the indexes.
+    my_teams = select(TeamMember.team_id).where(TeamMember.player_id == player_id).correlate(None)
+    my_games = (
+        select(Team.game_id)
+        .join(TeamMember, TeamMember.team_id == Team.id)
+        .where(TeamMember.player_id == player_id)
+        .correlate(None)
+    )
+    ranked = _ranked(None, my_games)
+    r = ranked.c
+    mine = r.team_id.in_(my_teams)
+    # Each team beside the player's own team's total in the same game: partners and
+    # opponents come from one pass over the members, without joining the games to themselves.
+    beside = select(
+        r.team_id,
+        r.total,
+        r.win_units,
+        case((mine, 1), else_=0).label("mine"),
+        func.max(case((mine, r.total))).over(partition_by=r.game_id).label("my_total"),
+    ).subquery("beside")
+    b = beside.c
+    partners, opponents = [], []
+    for pid, is_mine, games, won, points, ahead, behind in db.session.execute(
+        select(
+            TeamMember.player_id,
+            b.mine,
+            func.count(),
+            func.sum(b.win_units),
+            func.sum(b.total),
+            func.sum(case((b.total < b.my_total, 1), else_=0)),
+            func.sum(case((b.total > b.my_total, 1), else_=0)),
         )
-    ]
-    partners.sort(key=lambda r: (-r.games, -r.won, r.name.casefold()))
+        .select_from(beside.join(TeamMember, TeamMember.team_id == b.team_id))
+        .where(TeamMember.player_id != player_id)
+        .group_by(TeamMember.player_id, b.mine)
+    ):
+        name = names.get(pid, "?")
+        if is_mine:
+            partners.append(Record(pid, name, int(games), int(won or 0), 0, int(points or 0)))
+        else:
+            # Against an opponent: games the player's team finished ahead of theirs, behind.
+            opponents.append(Record(pid, name, int(games), int(ahead or 0), int(behind or 0)))
+    partners.sort(key=lambda rec: (-rec.games, -rec.won, rec.name.casefold()))
+    opponents.sort(key=lambda rec: (-rec.games, rec.name.casefold()))
 
-    theirs = ranked.alias("theirs")
-    them = TeamMember.__table__.alias("them")
-    opponents = [
-        Record(pid, names.get(pid, "?"), int(games), int(ahead or 0), int(behind or 0))
-        for pid, games, ahead, behind in db.session.execute(
-            select(
-                them.c.player_id,
-                func.count(),
-                func.sum(case((mine.c.total > theirs.c.total, 1), else_=0)),
-                func.sum(case((mine.c.total < theirs.c.total, 1), else_=0)),
-            )
-            .select_from(mine)
-            .join(me, (me.c.team_id == mine.c.team_id) & (me.c.player_id == player_id))
-            .join(
-                theirs,
-                (theirs.c.game_id == mine.c.game_id) & (theirs.c.team_id != mine.c.team_id),
-            )
-            .join(them, them.c.team_id == theirs.c.team_id)
-            .group_by(them.c.player_id)
-        )
-    ]
-    opponents.sort(key=lambda r: (-r.games, r.name.casefold()))
-
+    # The latest games alone: their figures need nothing from the older ones.
+    latest = (
+        select(Game.id)
+        .select_from(TeamMember)
+        .join(Team, Team.id == TeamMember.team_id)
+        .join(Game, Game.id == Team.game_id)
+        .where(TeamMember.player_id == player_id, *_counted(None))
+        .order_by(Game.played_on.desc(), Game.id.desc())
+        .limit(RECENT_GAMES)
+        .correlate(None)
+    )
+    recent_ranked = _ranked(None, latest).c
     recent = [
         RecentGame(game_id, played_on, ruleset_id, int(total), int(margin), int(win_units))
         for game_id, played_on, ruleset_id, total, margin, win_units in db.session.execute(
             select(
-                mine.c.game_id,
-                mine.c.played_on,
-                mine.c.ruleset_id,
-                mine.c.total,
-                mine.c.margin,
-                mine.c.win_units,
+                recent_ranked.game_id,
+                recent_ranked.played_on,
+                recent_ranked.ruleset_id,
+                recent_ranked.total,
+                recent_ranked.margin,
+                recent_ranked.win_units,
             )
-            .join(me, (me.c.team_id == mine.c.team_id) & (me.c.player_id == player_id))
-            .order_by(mine.c.played_on.desc(), mine.c.game_id.desc())
-            .limit(RECENT_GAMES)
+            .where(recent_ranked.team_id.in_(my_teams))
+            .order_by(recent_ranked.played_on.desc(), recent_ranked.game_id.desc())
         )
     ]
-    distribution = _distribution(line, ranked, player_id)
     return PlayerStats(
         player=player,
         line=line,
@@ -748,25 +750,19 @@ def player_stats(player_id: int) -> PlayerStats:
         opponents=opponents,
         recent=recent,
         history=table.ratings.points(player_id),
-        distribution=distribution,
+        distribution=_distribution(line, _team_totals(None, teams=my_teams)),
     )
 
 
-def _distribution(line: Line | None, ranked: CTE, player_id: int) -> list[Bucket]:
+def _distribution(line: Line | None, totals: Subquery) -> list[Bucket]:
     """The player's game totals counted in round-width buckets (a histogram), in SQL."""
     if line is None or line.best is None or line.worst is None:
         return []
     width = _nice_width(line.best - line.worst, BUCKETS)
     start = math.floor(line.worst / width) * width
     # Every total is at least ``start``, so integer division is the floor on every database.
-    bucket = (ranked.c.total - start) // literal(width, Integer)
-    rows = db.session.execute(
-        select(bucket.label("bucket"), func.count())
-        .select_from(ranked)
-        .join(TeamMember, TeamMember.team_id == ranked.c.team_id)
-        .where(TeamMember.player_id == player_id)
-        .group_by("bucket")
-    ).all()
+    bucket = (totals.c.total - start) // literal(width, Integer)
+    rows = db.session.execute(select(bucket.label("bucket"), func.count()).group_by("bucket")).all()
     counts = {int(b): int(n) for b, n in rows}
     last = max(counts, default=0)
     return [

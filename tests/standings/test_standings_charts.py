@@ -1,0 +1,105 @@
+"""Charts: valid SVG with a title and a description, labelled for screen readers, data beside."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from markupsafe import Markup
+from standings_support import Season
+
+from scorekeeper import charts
+from scorekeeper.services import games
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def svgs(html: str) -> list[ET.Element]:
+    return [ET.fromstring(match) for match in re.findall(r"<svg\b.*?</svg>", html, re.S)]
+
+
+def check_accessible(svg: ET.Element) -> tuple[str, str]:
+    """The chart's title and description, after checking the SVG points at both."""
+    assert svg.tag == f"{SVG_NS}svg"
+    assert svg.get("role") == "img"
+    title = svg.find(f"{SVG_NS}title")
+    desc = svg.find(f"{SVG_NS}desc")
+    assert title is not None and title.text
+    assert desc is not None and desc.text
+    assert svg.get("aria-labelledby", "").split() == [title.get("id"), desc.get("id")]
+    return title.text, desc.text
+
+
+def test_running_totals_of_a_game(app: Flask, season: Season) -> None:
+    with app.test_request_context():
+        view = games.view_game(games.load_game(season.g1))
+        html = charts.running_totals_svg(view)
+    assert isinstance(html, Markup)
+    [svg] = svgs(html)
+    title, desc = check_accessible(svg)
+    assert title == "Running totals"
+    assert "Ann & Ben 8070" in desc and "Cleo & Dan 5720" in desc
+    # One line per team, and the numbers beside it: start plus four deals, final totals last.
+    assert len(svg.findall(f".//{SVG_NS}g[@class='series']")) == 2
+    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)
+    assert len(rows) == 1 + 5  # the header, then a row per point
+    assert "8070" in rows[-1] and "5720" in rows[-1]
+
+
+def test_running_totals_without_the_table(app: Flask, season: Season) -> None:
+    with app.test_request_context():
+        view = games.view_game(games.load_game(season.g1))
+        html = charts.running_totals_svg(view, table=False)
+    assert "<table" not in html
+    check_accessible(svgs(html)[0])
+
+
+@pytest.mark.parametrize(
+    ("path", "titles"),
+    [
+        ("/standings", ["Ratings through every game", "Scores per game"]),
+        ("/seasons/{season}", ["Ratings through Winter", "Scores per game"]),
+        ("/players/{ann}/stats", ["Rating of Ann over time", "How Ann's games ended"]),
+    ],
+)
+def test_pages_show_accessible_charts(
+    app: Flask, client: FlaskClient, season: Season, path: str, titles: list[str]
+) -> None:
+    with app.app_context():
+        from scorekeeper.services.standings import standings
+
+        ann = next(line.players[0] for line in standings(None).players if line.name == "Ann")
+    html = client.get(path.format(season=season.season_id, ann=ann)).get_data(as_text=True)
+    found = [check_accessible(svg)[0] for svg in svgs(html)]
+    assert found == titles
+    # Every chart's numbers are in a table beside it.
+    assert html.count('class="chart-data"') == len(titles)
+
+
+def test_ticks_are_round_and_cover_the_range() -> None:
+    assert charts.nice_ticks(0, 100) == [0, 25, 50, 75, 100]
+    ticks = charts.nice_ticks(-2350, 11020)
+    assert ticks[0] <= -2350 and ticks[-1] >= 11020
+    assert all(t % 1000 == 0 for t in ticks)
+
+
+def test_a_chart_renders_in_a_pdf(app: Flask, season: Season) -> None:
+    """The same SVG goes into the PDFs: WeasyPrint draws it and its text is in the PDF."""
+    import shutil
+    import subprocess
+
+    import weasyprint  # type: ignore[import-untyped]  # slow to import: only here
+
+    assert shutil.which("pdftotext"), "pdftotext (poppler-utils) reads the PDF back"
+    with app.test_request_context():
+        view = games.view_game(games.load_game(season.g1))
+        html = charts.running_totals_svg(view, table=False)
+    pdf = weasyprint.HTML(string=f"<html><body>{html}</body></html>").write_pdf()
+    text = subprocess.run(
+        ["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode()
+    assert "Deal 4" in text
+    assert "Ann & Ben" in text

@@ -1,0 +1,163 @@
+"""The seasons, standings and player statistics pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+from standings_support import Season
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Season as SeasonRow
+from scorekeeper.services import standings
+
+
+def seasons_in_db(app: Flask) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(SeasonRow)) or 0
+
+
+def player_id(app: Flask, name: str) -> int:
+    with app.app_context():
+        return next(
+            line.players[0] for line in standings.standings(None).players if line.name == name
+        )
+
+
+def test_seasons_page_lists_seasons_with_their_games(client: FlaskClient, season: Season) -> None:
+    html = client.get("/seasons").get_data(as_text=True)
+    assert f'href="/seasons/{season.season_id}"' in html
+    assert re.search(r"Winter</a></th>.*?<td class=\"num\">3</td>", html, re.S)
+    assert 'name="name"' in html and 'name="starts_on"' in html and 'name="ends_on"' in html
+
+
+def test_create_a_season(app: Flask, client: FlaskClient) -> None:
+    response = client.post(
+        "/seasons", data={"name": "Spring", "starts_on": "2025-04-01", "ends_on": ""}
+    )
+    assert response.status_code == 302
+    assert re.fullmatch(r"/seasons/\d+", response.headers["Location"])
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Spring" in page
+    assert seasons_in_db(app) == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "status", "message"),
+    [
+        ({"name": ""}, 400, "This field is required."),
+        ({"name": "A", "starts_on": "soon"}, 400, "Not a valid date value."),
+        ({"name": "A", "starts_on": "2025-05-01", "ends_on": "2025-04-01"}, 422, "cannot end"),
+    ],
+)
+def test_a_refused_season_says_why_and_saves_nothing(
+    app: Flask, client: FlaskClient, data: dict[str, str], status: int, message: str
+) -> None:
+    response = client.post("/seasons", data=data)
+    assert response.status_code == status
+    html = response.get_data(as_text=True)
+    assert "Nothing was saved" in html
+    assert message in html
+    assert seasons_in_db(app) == 0
+
+
+def test_a_season_name_is_taken_once(app: Flask, client: FlaskClient) -> None:
+    assert client.post("/seasons", data={"name": "Spring"}).status_code == 302
+    response = client.post("/seasons", data={"name": "SPRING"})
+    assert response.status_code == 409
+    assert "already a season called" in response.get_data(as_text=True)
+    assert seasons_in_db(app) == 1
+
+
+def test_the_form_needs_its_csrf_token(app: Flask, client: FlaskClient) -> None:
+    app.config["WTF_CSRF_ENABLED"] = True
+    assert client.post("/seasons", data={"name": "Spring"}).status_code == 400
+    html = client.get("/seasons").get_data(as_text=True)
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html)
+    assert match
+    response = client.post("/seasons", data={"name": "Spring", "csrf_token": match.group(1)})
+    assert response.status_code == 302
+    assert seasons_in_db(app) == 1
+
+
+def test_season_standings_page(client: FlaskClient, season: Season) -> None:
+    html = client.get(f"/seasons/{season.season_id}").get_data(as_text=True)
+    assert "<h1>Winter</h1>" in html
+    assert "3 finished games" in html
+    for name in ("Ann", "Ben", "Cleo", "Dan", "Eve"):
+        assert f">{name}</a>" in html
+    assert "18,330" in html  # Ann's points
+    assert "1.5" in html  # shared wins
+    assert "standard</span>: 2 games, 6,530 per game" in html
+    assert f'action="/seasons/{season.season_id}/what-if"' in html
+
+
+def test_standings_sort_links(client: FlaskClient, season: Season) -> None:
+    html = client.get("/standings?sort=points").get_data(as_text=True)
+    assert re.search(
+        r'<th scope="col" class="num" aria-sort="descending">\s*<a href="/standings\?sort=points',
+        html,
+    )
+    first = re.search(
+        r'<tbody>\s*<tr>\s*<td class="num">1</td>\s*<th scope="row">(.*?)</th>', html, re.S
+    )
+    assert first and ">Cleo<" in first.group(1)
+
+
+def test_an_unknown_sort_falls_back_to_wins(client: FlaskClient, season: Season) -> None:
+    response = client.get("/standings?sort=luck")
+    assert response.status_code == 200
+    assert 'aria-sort="descending"><a href="/standings?sort=wins' in response.get_data(
+        as_text=True
+    ).replace("\n  ", "")
+
+
+def test_empty_standings_page(client: FlaskClient) -> None:
+    response = client.get("/standings")
+    assert response.status_code == 200
+    assert "No finished games count here yet" in response.get_data(as_text=True)
+
+
+def test_player_stats_page(app: Flask, client: FlaskClient, season: Season) -> None:
+    ann = player_id(app, "Ann")
+    html = client.get(f"/players/{ann}/stats").get_data(as_text=True)
+    assert "Statistics of Ann" in html
+    partners = html[html.index("partners-heading") : html.index("opponents-heading")]
+    # All time: three games with Ben (two won), one with Cleo (a shared win).
+    assert re.search(r'>Ben</a></th>\s*<td class="num">3</td>\s*<td class="num">2</td>', partners)
+    assert re.search(
+        r'>Cleo</a></th>\s*<td class="num">1</td>\s*<td class="num">0.5</td>', partners
+    )
+    assert f'href="/games/{season.g3}"' in html
+
+
+def test_player_stats_partners_and_opponents(app: Flask, ctx: Flask, season: Season) -> None:
+    stats = standings.player_stats(player_id(app, "Ann"))
+    partners = {r.name: (r.games, r.wins, r.points) for r in stats.partners}
+    # All time: G7, G1 and G3 with Ben (2 wins), G2 with Cleo (a shared win).
+    assert partners == {"Ben": (3, 2, 8070 + 8070 + 4990), "Cleo": (1, 0.5, 5270)}
+    opponents = {r.name: (r.games, r.won, r.lost, r.tied) for r in stats.opponents}
+    assert opponents == {
+        "Cleo": (3, 2, 1, 0),  # G7, G1 ahead; G3 behind
+        "Dan": (3, 2, 0, 1),  # G7, G1 ahead; G2 level
+        "Ben": (1, 0, 0, 1),  # G2 level
+        "Eve": (1, 0, 1, 0),  # G3 behind
+    }
+    assert [g.game_id for g in stats.recent] == [season.g3, season.g2, season.g1, season.g7]
+    assert [g.result for g in stats.recent] == ["lost", "shared", "won", "won"]
+    assert len(stats.history) == 4
+    assert sum(b.games for b in stats.distribution) == 4
+    assert stats.rank is not None
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/seasons/999", "/players/999/stats", "/seasons/99999999999999999999999"],
+)
+def test_unknown_pages_are_not_found(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "Not found" in response.get_data(as_text=True)
