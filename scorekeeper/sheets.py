@@ -69,12 +69,18 @@ def number(value: int) -> str:
 
 
 def allowed_team_counts(rules: RuleSet) -> list[int]:
-    """The numbers of teams these rules can seat, as many as fit on one sheet."""
+    """The numbers of teams these rules can seat, as many as fit on one sheet.
+
+    Partnership rules always offer 2 to 4 columns (a sheet may serve a bigger table than the
+    rules' usual player count), individual rules up to the most players they allow.
+    """
     counts = {
         teams
         for players in range(rules.min_players, rules.max_players + 1)
         for teams, _size in rules.seatings(players)
     }
+    if rules.play_style is PlayStyle.PARTNERSHIPS:
+        counts |= {2, 3, 4}
     return sorted(n for n in counts if 2 <= n <= MAX_COLUMNS)
 
 

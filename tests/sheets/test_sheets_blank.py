@@ -284,6 +284,12 @@ def test_untrusted_names_are_printed_as_text_and_keep_the_page(client: FlaskClie
         assert sum(len(run) for run in re.findall(r"W{4,}", page)) >= 80
 
 
+def test_partnership_rules_print_up_to_four_team_columns(client: FlaskClient) -> None:
+    response = client.get("/sheets/blank.pdf?ruleset=standard&teams=4&paper=a4")
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+
+
 @pytest.mark.parametrize(
     ("query", "message"),
     [
@@ -292,7 +298,10 @@ def test_untrusted_names_are_printed_as_text_and_keep_the_page(client: FlaskClie
             "ruleset=standard&teams=1",
             "or 7 columns (one per team, or per player playing alone), not 1.",
         ),
-        ("ruleset=standard&teams=4", "A sheet for these rules has 2, 3, 5 or 7 columns"),
+        (
+            "ruleset=brouillette-partners&teams=6",
+            "A sheet for these rules has 2, 3, 4 or 5 columns",
+        ),
         (
             "ruleset=simpson&teams=8",
             "has 2, 3, 4, 5, 6 or 7 columns (one per team, or per player playing alone), not 8.",
