@@ -14,6 +14,7 @@ from typing import Any
 
 from scorekeeper.rules import BOUNDS, BREAKDOWN_KEYS, CardClass, PlayStyle, WildLimit
 from scorekeeper.rules.tally import COUNT_FIELDS, NAME_LONGEST
+from scorekeeper.services.games import TRACKED_FIELDS
 
 from . import bp
 from .errors import LARGEST_ID
@@ -104,21 +105,7 @@ def _tally_properties(counts: str) -> Schema:
         "description": "The team's opening meld; absent or null when not reported.",
     }
     # Sheet order for readers of the document.
-    order = [
-        "name",
-        "clean_books",
-        "dirty_books",
-        "wild_books",
-        "black_three_books",
-        "special_books",
-        "red_threes",
-        "red_threes_caught",
-        "melded",
-        "left",
-        "went_out",
-        "opening_meld",
-        "exact_draws",
-    ]
+    order = ["name", *TRACKED_FIELDS]
     return {key: properties[key] for key in order}
 
 
