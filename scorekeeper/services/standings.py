@@ -30,6 +30,7 @@ in-process; see :func:`fingerprint` for when the cache is dropped.
 
 from __future__ import annotations
 
+import json
 import math
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -831,8 +832,17 @@ class WhatIfGame:
         return any(deal.problems for deal in self.deals)
 
 
-def _rescore(game: Game, other: RuleSet | None) -> WhatIfGame:
-    rules = other or game.rules()
+def _rules_of(game: Game, parsed: dict[str, RuleSet]) -> RuleSet:
+    """The game's own rules, read once per distinct ruleset (a season shares a few)."""
+    key = json.dumps(game.ruleset, sort_keys=True)
+    if key not in parsed:
+        parsed[key] = game.rules()
+    return parsed[key]
+
+
+def _rescore(game: Game, other: RuleSet | None, parsed: dict[str, RuleSet]) -> WhatIfGame:
+    own = _rules_of(game, parsed)
+    rules = other or own
     names = [team.name for team in game.teams]
     deals = []
     for deal in game.deals:
@@ -848,7 +858,7 @@ def _rescore(game: Game, other: RuleSet | None) -> WhatIfGame:
     return WhatIfGame(
         game_id=game.id,
         played_on=game.played_on,
-        old_rules=game.rules(),
+        old_rules=own,
         new_rules=rules,
         team_names=names,
         team_players=[[m.player_id for m in team.members] for team in game.teams],
@@ -888,7 +898,7 @@ def what_if_game(game_id: int, ruleset: Any = None) -> WhatIfGame:
         raise Conflict.say(
             N_("Only a finished game can be scored under other rules."), field="game"
         )
-    return _rescore(games[0], rules)
+    return _rescore(games[0], rules, {})
 
 
 @dataclass
@@ -930,7 +940,8 @@ def what_if_season(season_id: int, ruleset: Any = None) -> WhatIfSeason:
     """Every counted game of a season re-scored under ``ruleset``, and the standings it gives."""
     season = get_season(season_id)
     rules = rulesets.resolve(ruleset) if ruleset is not None else None
-    games = [_rescore(game, rules) for game in _load_games(*_counted(season_id))]
+    parsed: dict[str, RuleSet] = {}
+    games = [_rescore(game, rules, parsed) for game in _load_games(*_counted(season_id))]
     names = player_names()
     lines: dict[int, WhatIfLine] = {}
     for game in games:

@@ -138,7 +138,20 @@ def test_the_season_page(app: Flask, client: FlaskClient, season: Season) -> Non
         response = client.get(f"/seasons/{season.season_id}/what-if?ruleset=no-wild-books")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "13,830" in html and "(3490 : 6520)" in html
+    assert "13,830" in html  # Ann's points without wild books
+    assert "None: every game has the same winner" in html
+
+
+def test_the_season_page_lists_games_whose_winner_changes(
+    client: FlaskClient, season: Season
+) -> None:
+    # Simpson's rules give no red-three bonus: G2's tie (STAY_B 220 = STAY_D 220) breaks,
+    # 3170 : 3270 for Ben & Dan. G1 and G3 keep their winners.
+    html = client.get(f"/seasons/{season.season_id}/what-if?ruleset=simpson").get_data(as_text=True)
+    games = html[html.index('id="games-heading"') :]
+    assert games.count("<tr>") == 2  # the header and G2
+    assert "a tie between Ann &amp; Cleo, Ben &amp; Dan (5270 : 5270)" in games
+    assert "Ben &amp; Dan (3170 : 3270)" in games
 
 
 @pytest.mark.parametrize(
