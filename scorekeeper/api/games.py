@@ -15,10 +15,10 @@ from typing import Any
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
-from scorekeeper.rules import Problem, RuleSet
+from scorekeeper.rules import Problem
 from scorekeeper.rules.i18n import N_
 from scorekeeper.services import games, players
-from scorekeeper.services.errors import Invalid, Malformed, NotFound, ServiceError
+from scorekeeper.services.errors import Malformed, NotFound
 
 from . import bp
 from .errors import LARGEST_ID
@@ -26,7 +26,7 @@ from .inputs import (
     json_body,
     missing,
     problem,
-    resolve_ruleset,
+    ruleset_field,
     unknown_fields,
     whole_number,
 )
@@ -133,18 +133,7 @@ def create_game() -> ResponseReturnValue:
     data = json_body()
     problems = unknown_fields(data, GAME_FIELDS)
 
-    rules: RuleSet | None = None
-    invalid_rules: Invalid | None = None
-    if "ruleset" not in data:
-        problems.append(missing("ruleset"))
-    else:
-        try:
-            rules = resolve_ruleset(data["ruleset"])
-        except Invalid as error:
-            invalid_rules = error
-        except ServiceError as error:
-            # An unknown rules id is a mistake in the body, not a missing address: 400.
-            problems.extend(error.problems)
+    rules, invalid_rules = ruleset_field(data, problems)
 
     specs: list[games.TeamSpec] = []
     if "teams" not in data:

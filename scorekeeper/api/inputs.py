@@ -17,7 +17,7 @@ from flask import request
 from scorekeeper.rules import Problem, RuleSet
 from scorekeeper.rules.i18n import N_
 from scorekeeper.services import rulesets
-from scorekeeper.services.errors import Malformed, NotFound
+from scorekeeper.services.errors import Invalid, Malformed, NotFound, ServiceError
 
 from .errors import LARGEST_ID, UnsupportedMediaType
 
@@ -122,3 +122,24 @@ def resolve_ruleset(ref: Any) -> RuleSet:
     if impossible:
         raise NotFound.say(N_("There are no rules called %(id)s."), field="ruleset", id=str(ref))
     return rulesets.resolve(ref)
+
+
+def ruleset_field(
+    data: Mapping[str, Any], problems: list[Problem]
+) -> tuple[RuleSet | None, Invalid | None]:
+    """The body's ``ruleset``: the rules, or why not.
+
+    A missing field or an unknown rules id is a mistake in the body (400, added to
+    ``problems``); a whole ruleset object that makes no sense is impossible rather than
+    malformed (422, returned so the caller reports it once the 400s are out of the way).
+    """
+    if "ruleset" not in data:
+        problems.append(missing("ruleset"))
+        return None, None
+    try:
+        return resolve_ruleset(data["ruleset"]), None
+    except Invalid as error:
+        return None, error
+    except ServiceError as error:
+        problems.extend(error.problems)
+        return None, None

@@ -7,7 +7,6 @@ from typing import Any
 from scorekeeper.rules import (
     BOUNDS,
     Problem,
-    RuleSet,
     TallyError,
     TeamTally,
     default_decks,
@@ -17,10 +16,10 @@ from scorekeeper.rules import (
     validate_deal,
 )
 from scorekeeper.services import rulesets
-from scorekeeper.services.errors import Invalid, Malformed, ServiceError
+from scorekeeper.services.errors import Invalid, Malformed
 
 from . import bp
-from .inputs import json_body, missing, resolve_ruleset, unknown_fields, whole_number
+from .inputs import json_body, missing, ruleset_field, unknown_fields, whole_number
 from .shapes import ruleset_entry
 
 SCORE_FIELDS = ("ruleset", "deal", "decks", "teams")
@@ -39,19 +38,7 @@ def score() -> dict[str, Any]:
     data = json_body()
     problems = unknown_fields(data, SCORE_FIELDS)
 
-    rules: RuleSet | None = None
-    invalid_rules: Invalid | None = None
-    if "ruleset" not in data:
-        problems.append(missing("ruleset"))
-    else:
-        try:
-            rules = resolve_ruleset(data["ruleset"])
-        except Invalid as error:
-            # A whole ruleset object that makes no sense: impossible rather than malformed.
-            invalid_rules = error
-        except ServiceError as error:
-            # Unknown rules ids are a mistake in the body, not a missing address: 400.
-            problems.extend(error.problems)
+    rules, invalid_rules = ruleset_field(data, problems)
 
     tallies: list[TeamTally] | None = None
     if "teams" not in data:
