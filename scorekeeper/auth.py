@@ -26,8 +26,17 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.security import check_password_hash, generate_password_hash
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-# Signing in and out must stay possible while signed out (signing out only forgets).
-EXEMPT_ENDPOINTS = frozenset({"settings.sign_in", "settings.sign_out"})
+# Signing in and out must stay possible while signed out (signing out only forgets), and the
+# calculators write nothing: a tablet that is not signed in may still check a deal.
+EXEMPT_ENDPOINTS = frozenset(
+    {
+        "settings.sign_in",
+        "settings.sign_out",
+        "api.score",
+        "api.check_opening_meld",
+        "api.check_going_out",
+    }
+)
 SESSION_KEY = "table_signed_in"
 PASSCODE_FILE = "passcode"
 # Long enough to stop guessing over the network, short enough for a family member who mistypes.

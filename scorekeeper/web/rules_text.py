@@ -25,6 +25,7 @@ from scorekeeper.rules import (
     SpecialBook,
     WildLimit,
 )
+from scorekeeper.rules.play import GoOutCheck, OpeningCheck
 
 # A real minus sign: a hyphen looks like a dash on a score sheet.
 MINUS = "\u2212"
@@ -396,3 +397,53 @@ def decks_rule_phrase(rules: RuleSet) -> str:
 
 def player_counts(rules: RuleSet) -> range:
     return range(rules.min_players, rules.max_players + 1)
+
+
+# --- while a deal is played -------------------------------------------------
+
+
+def opening_check_phrase(check: OpeningCheck, deal: int) -> str:
+    """The verdict on a planned opening meld, e.g. "Not enough: 60 points, 30 short of 90."."""
+    if check.concealed_book:
+        return _(
+            "Deal %(deal)d opens with a concealed book (canasta) from the player's own hand, "
+            "not with points.",
+            deal=deal,
+        )
+    if check.enough:
+        return _(
+            "Enough: %(points)d points reach the %(minimum)d deal %(deal)d needs.",
+            points=check.value,
+            minimum=check.minimum,
+            deal=deal,
+        )
+    return _(
+        "Not enough: %(points)d points, %(short)d short of the %(minimum)d deal %(deal)d needs.",
+        points=check.value,
+        short=check.short,
+        minimum=check.minimum,
+        deal=deal,
+    )
+
+
+def go_out_check_phrase(check: GoOutCheck, players: int) -> str:
+    """What a team still needs to go out, e.g. "1 dirty and 1 wild book to go; ..."."""
+    parts: list[str] = []
+    if check.missing:
+        parts.append(_("%(books)s to go", books=go_out_phrase(check.missing)))
+    if check.feet_missing:
+        if players > 1:
+            parts.append(
+                ngettext(
+                    "%(num)d player still has to pick up the foot",
+                    "%(num)d players still have to pick up the foot",
+                    check.feet_missing,
+                )
+            )
+        else:
+            parts.append(_("pick up the foot first"))
+    if parts:
+        return _("Not yet: %(needs)s.", needs="; ".join(parts))
+    if check.permission:
+        return _("Ready to go out (ask the partner first).")
+    return _("Ready to go out.")

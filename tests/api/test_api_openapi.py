@@ -225,6 +225,17 @@ def test_every_documented_answer_is_given_and_matches_its_schema(
     api.post("/api/score", **form)
     api.post("/api/score", {**score, "teams": [{"went_out": True}, {"went_out": True}]})
 
+    bad_rules = {**PRESETS["standard"].to_dict(), "deals": []}
+    for path, body in (
+        ("/api/opening", {"ruleset": "standard", "deal": 2, "points": 90}),
+        ("/api/go-out", {"ruleset": "standard", "deal": 1, "teams": [{}]}),
+    ):
+        api.post(path, body)
+        api.post(path, {**body, "deal": 0})
+        api.post(path, {**body, "ruleset": bad_rules})
+        api.post(path, big)
+        api.post(path, **form)
+
     game_id = new_game()
     game = f"/api/games/{game_id}"
     api.get("/api/games")

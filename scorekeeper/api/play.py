@@ -1,0 +1,258 @@
+"""Questions asked while a deal is played: ``POST /api/opening`` and ``POST /api/go-out``.
+
+Calculators like ``POST /api/score``: they store nothing. The tablet's opening-meld checker
+and "can we go out?" panel ask them, so the rules are judged on the server only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules import BOUNDS, BookCount, CardClass, Problem, RuleSet
+from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.play import OPENING_CLASSES, check_go_out, check_opening, opening_value
+from scorekeeper.services.errors import Malformed
+from scorekeeper.web import rules_text
+
+from . import bp
+from .inputs import json_body, missing, problem, ruleset_field, unknown_fields, whole_number
+from .openapi import INT, describe, obj, ok, operation
+from .scoring import MOST_DEALS
+
+# The most players one team can have (house rules allow partnerships of four).
+MOST_PLAYERS = 4
+BOOK_FIELDS = ("clean_books", "dirty_books", "wild_books")
+TEAM_FIELDS = (*BOOK_FIELDS, "players", "in_foot")
+RULESET_REF = {
+    "description": "A ruleset id (preset or house rules) or a whole ruleset object.",
+    "oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "object"}],
+}
+
+
+def _rules_and_deal(data: dict[str, Any], problems: list[Problem]) -> tuple[RuleSet, int]:
+    rules, invalid_rules = ruleset_field(data, problems)
+    deal: int | None = None
+    if "deal" not in data:
+        problems.append(missing("deal"))
+    else:
+        most = rules.deal_count if rules is not None else MOST_DEALS
+        deal = whole_number(data["deal"], "deal", problems, 1, most)
+    if problems:
+        raise Malformed(problems)
+    if invalid_rules is not None:
+        raise invalid_rules
+    assert rules is not None and deal is not None
+    return rules, deal
+
+
+@bp.post("/opening")
+def check_opening_meld() -> dict[str, Any]:
+    """Is this planned opening meld enough in this deal? Give its cards or its points."""
+    data = json_body()
+    problems = unknown_fields(data, ("ruleset", "deal", "cards", "points"))
+    points: int | None = None
+    counts: dict[CardClass, int] = {}
+    if ("cards" in data) == ("points" in data):
+        problems.append(
+            problem("cards", N_("Give either the opening's cards or its points, not both."))
+        )
+    elif "points" in data:
+        points = whole_number(data["points"], "points", problems, *BOUNDS["opening_meld"])
+    else:
+        cards = data["cards"]
+        if not isinstance(cards, dict):
+            problems.append(problem("cards", N_("%(field)s must be an object.")))
+        else:
+            known = {card.value: card for card in OPENING_CLASSES}
+            for key, value in cards.items():
+                where = f"cards.{key}"
+                if key not in known:
+                    problems.append(problem(where, N_("%(field)s is not a kind of card to meld.")))
+                    continue
+                n = whole_number(value, where, problems, *BOUNDS["cards"])
+                if n is not None:
+                    counts[known[key]] = n
+    rules, deal = _rules_and_deal(data, problems)
+    if points is None:
+        points = opening_value(rules, counts)
+    check = check_opening(rules, deal, points)
+    return {
+        "deal": deal,
+        "value": check.value,
+        "minimum": check.minimum,
+        "enough": check.enough,
+        "short": check.short,
+        "concealed_book": check.concealed_book,
+        "message": rules_text.opening_check_phrase(check, deal),
+    }
+
+
+def _team(value: Any, index: int, problems: list[Problem]) -> dict[str, int] | None:
+    where = f"teams[{index}]"
+    if not isinstance(value, dict):
+        problems.append(problem(where, N_("%(field)s must be an object.")))
+        return None
+    problems.extend(
+        problem(f"{where}.{key}", N_("%(field)s is not something this request takes."))
+        for key in value
+        if key not in TEAM_FIELDS
+    )
+    team: dict[str, int] = {}
+    for name in BOOK_FIELDS:
+        n = whole_number(value.get(name, 0), f"{where}.{name}", problems, *BOUNDS[name])
+        team[name] = n or 0
+    players = whole_number(value.get("players", 1), f"{where}.players", problems, 1, MOST_PLAYERS)
+    team["players"] = players or 1
+    in_foot = whole_number(value.get("in_foot", 0), f"{where}.in_foot", problems, 0, MOST_PLAYERS)
+    team["in_foot"] = in_foot or 0
+    return team
+
+
+@bp.post("/go-out")
+def check_going_out() -> dict[str, Any]:
+    """What each team still needs before one of its players may go out in this deal."""
+    data = json_body()
+    problems = unknown_fields(data, ("ruleset", "deal", "teams"))
+    teams: list[dict[str, int] | None] = []
+    if "teams" not in data:
+        problems.append(missing("teams"))
+    elif not isinstance(data["teams"], list) or not 1 <= len(data["teams"]) <= BOUNDS["teams"][1]:
+        problems.append(
+            problem(
+                "teams",
+                N_("%(field)s must be a list of 1 to %(most)d teams."),
+                most=BOUNDS["teams"][1],
+            )
+        )
+    else:
+        teams = [_team(value, i, problems) for i, value in enumerate(data["teams"])]
+    rules, deal = _rules_and_deal(data, problems)
+    answers = []
+    for team in teams:
+        assert team is not None
+        have = BookCount(team["clean_books"], team["dirty_books"], team["wild_books"])
+        check = check_go_out(rules, deal, have, players=team["players"], in_foot=team["in_foot"])
+        answers.append(
+            {
+                "ready": check.ready,
+                "missing": {
+                    "clean": check.missing.clean,
+                    "dirty": check.missing.dirty,
+                    "wild": check.missing.wild,
+                },
+                "feet_missing": check.feet_missing,
+                "permission": check.permission,
+                "message": rules_text.go_out_check_phrase(check, team["players"]),
+            }
+        )
+    return {"deal": deal, "teams": answers}
+
+
+_BOOL = {"type": "boolean"}
+_COUNT = {"type": "integer", "minimum": 0}
+
+
+def _openapi() -> None:
+    book = {
+        name: {"type": "integer", "minimum": 0, "maximum": BOUNDS[name][1]} for name in BOOK_FIELDS
+    }
+    players = {"type": "integer", "minimum": 1, "maximum": MOST_PLAYERS}
+    describe(
+        {
+            "/api/opening": {
+                "post": operation(
+                    "Is a planned opening meld enough in this deal? (nothing is stored)",
+                    {"200": ok("The opening's value against the deal's minimum.", "OpeningCheck")},
+                    ("422",),
+                    body="OpeningRequest",
+                )
+            },
+            "/api/go-out": {
+                "post": operation(
+                    "What each team still needs to go out in this deal (nothing is stored).",
+                    {"200": ok("Per team: books still missing, feet, permission.", "GoOutCheck")},
+                    ("422",),
+                    body="GoOutRequest",
+                )
+            },
+        },
+        {
+            "OpeningRequest": obj(
+                {
+                    "ruleset": RULESET_REF,
+                    "deal": {"type": "integer", "minimum": 1, "maximum": MOST_DEALS},
+                    "cards": obj(
+                        {
+                            card.value: {
+                                "type": "integer",
+                                "minimum": 0,
+                                "maximum": BOUNDS["cards"][1],
+                            }
+                            for card in OPENING_CLASSES
+                        },
+                        description="The opening's cards by kind. With a pickup, count only the "
+                        "top discard and the player's own cards.",
+                    ),
+                    "points": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": BOUNDS["opening_meld"][1],
+                    },
+                },
+                ["ruleset", "deal"],
+                description="Give either cards or points.",
+            ),
+            "OpeningCheck": obj(
+                {
+                    "deal": INT,
+                    "value": _COUNT,
+                    "minimum": _COUNT,
+                    "enough": _BOOL,
+                    "short": _COUNT,
+                    "concealed_book": _BOOL,
+                    "message": {"type": "string"},
+                },
+                ["deal", "value", "minimum", "enough", "short", "concealed_book", "message"],
+            ),
+            "GoOutRequest": obj(
+                {
+                    "ruleset": RULESET_REF,
+                    "deal": {"type": "integer", "minimum": 1, "maximum": MOST_DEALS},
+                    "teams": {
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": BOUNDS["teams"][1],
+                        "items": obj(
+                            {**book, "players": players, "in_foot": {**players, "minimum": 0}}
+                        ),
+                    },
+                },
+                ["ruleset", "deal", "teams"],
+            ),
+            "GoOutCheck": obj(
+                {
+                    "deal": INT,
+                    "teams": {
+                        "type": "array",
+                        "items": obj(
+                            {
+                                "ready": _BOOL,
+                                "missing": obj(
+                                    {"clean": _COUNT, "dirty": _COUNT, "wild": _COUNT},
+                                    ["clean", "dirty", "wild"],
+                                ),
+                                "feet_missing": _COUNT,
+                                "permission": _BOOL,
+                                "message": {"type": "string"},
+                            },
+                            ["ready", "missing", "feet_missing", "permission", "message"],
+                        ),
+                    },
+                },
+                ["deal", "teams"],
+            ),
+        },
+    )
+
+
+_openapi()

@@ -1,0 +1,92 @@
+"""What a table asks while a deal is played: is this opening enough, what do we need to go out?
+
+These answer questions before the deal is scored; :mod:`.validation` judges the finished deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .cards import CardClass
+from .ruleset import BookCount, PlayStyle, RuleSet
+
+# Cards that can be part of an opening meld: black threes never meld into one.
+OPENING_CLASSES = (
+    CardClass.JOKERS,
+    CardClass.TWOS,
+    CardClass.ACES,
+    CardClass.EIGHTS_TO_KINGS,
+    CardClass.FOURS_TO_SEVENS,
+)
+
+
+@dataclass(frozen=True)
+class OpeningCheck:
+    """A planned opening meld against the deal's minimum."""
+
+    value: int
+    minimum: int
+    # The deal asks for a concealed book instead of points (Saskatchewan's last deal).
+    concealed_book: bool
+
+    @property
+    def enough(self) -> bool:
+        return not self.concealed_book and self.value >= self.minimum
+
+    @property
+    def short(self) -> int:
+        """Points still missing; 0 when the opening is enough."""
+        return 0 if self.concealed_book else max(0, self.minimum - self.value)
+
+
+def opening_value(rules: RuleSet, cards: Mapping[CardClass, int]) -> int:
+    """The points an opening meld's cards count for: card values only, no bonuses.
+
+    When the opening comes with a pickup of the discard pile, pass only the top discard and
+    the player's own cards: the other cards picked up do not count.
+    """
+    return sum(rules.card_values.of(card) * n for card, n in cards.items() if n > 0)
+
+
+def check_opening(rules: RuleSet, deal: int, points: int) -> OpeningCheck:
+    """Whether an opening worth ``points`` is enough in deal ``deal`` (1-based)."""
+    rule = rules.deal(deal)
+    return OpeningCheck(
+        value=points,
+        minimum=rule.opening_minimum,
+        concealed_book=rule.opening_needs_concealed_book,
+    )
+
+
+@dataclass(frozen=True)
+class GoOutCheck:
+    """What a team still needs before one of its players may go out in this deal."""
+
+    missing: BookCount
+    # Players of the team who must still pick up their foot first.
+    feet_missing: int
+    # The rules ask the partner's permission before going out (a question, not a count).
+    permission: bool
+
+    @property
+    def ready(self) -> bool:
+        return not self.missing and self.feet_missing == 0
+
+
+def check_go_out(
+    rules: RuleSet, deal: int, have: BookCount, *, players: int, in_foot: int
+) -> GoOutCheck:
+    """The books and feet a team of ``players`` still lacks to go out in deal ``deal``.
+
+    Going out empties hand and foot, so the player going out must be in the foot; where
+    the rules say so (partnerships), every partner must have picked up the foot too.
+    """
+    rule = rules.deal(deal)
+    partners = rules.play_style is PlayStyle.PARTNERSHIPS and players > 1
+    feet_needed = players if partners and rules.partner_in_foot_to_go_out else 1
+    return GoOutCheck(
+        missing=rule.go_out.shortfall(have),
+        feet_missing=max(0, feet_needed - max(0, in_foot)),
+        permission=partners and rules.permission_to_go_out,
+    )

@@ -1,0 +1,150 @@
+"""POST /api/opening and POST /api/go-out: the questions a table asks while a deal is played."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from api_support import Api
+from flask import Flask
+
+from scorekeeper.auth import set_passcode
+
+
+def opening(api: Api, **body: Any) -> Any:
+    response = api.post("/api/opening", {"ruleset": "standard", "deal": 2, **body})
+    return response.status_code, response.get_json()
+
+
+@pytest.mark.parametrize(
+    ("deal", "cards", "value", "enough"),
+    [
+        (2, {"aces": 2, "jokers": 1}, 90, True),
+        (2, {"eights_to_kings": 6}, 60, False),
+        (1, {"eights_to_kings": 3, "twos": 1}, 50, True),
+        (1, {"fours_to_sevens": 7}, 35, False),
+    ],
+)
+def test_the_seeds_opening_examples(
+    api: Api, deal: int, cards: dict[str, int], value: int, enough: bool
+) -> None:
+    status, body = opening(api, deal=deal, cards=cards)
+    assert status == 200
+    assert (body["value"], body["enough"]) == (value, enough)
+    assert body["minimum"] == (50, 90)[deal - 1]
+    word = "Enough" if enough else "Not enough"
+    assert body["message"].startswith(word)
+    assert str(value) in body["message"]
+
+
+def test_an_opening_given_in_points_is_judged_the_same(api: Api) -> None:
+    status, body = opening(api, deal=3, points=110)
+    assert status == 200
+    assert body == {
+        "deal": 3,
+        "value": 110,
+        "minimum": 120,
+        "enough": False,
+        "short": 10,
+        "concealed_book": False,
+        "message": body["message"],
+    }
+    assert "10 short of the 120" in body["message"]
+
+
+def test_saskatchewans_last_deal_says_a_concealed_canasta(api: Api) -> None:
+    status, body = opening(api, ruleset="saskatchewan", deal=4, cards={"jokers": 4})
+    assert status == 200
+    assert body["concealed_book"] and not body["enough"]
+    assert "concealed" in body["message"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"cards": {"red_threes": 1}}, "cards.red_threes"),
+        ({"cards": {"black_threes": 1}}, "cards.black_threes"),
+        ({"cards": {"aces": -1}}, "cards.aces"),
+        ({"cards": {"aces": "2"}}, "cards.aces"),
+        ({"cards": [1, 2]}, "cards"),
+        ({"points": 10**9}, "points"),
+        ({}, "cards"),
+        ({"cards": {}, "points": 50}, "cards"),
+        ({"deal": 5}, "deal"),
+        ({"ruleset": "no-such-rules"}, "ruleset"),
+        ({"extra": 1, "points": 50}, "extra"),
+    ],
+)
+def test_a_malformed_opening_question_names_its_field(
+    api: Api, body: dict[str, Any], field: str
+) -> None:
+    status, answer = opening(api, **body)
+    assert status == 400
+    assert field in [p["field"] for p in answer["errors"]]
+
+
+def go_out(api: Api, teams: list[dict[str, Any]], **more: Any) -> Any:
+    body = {"ruleset": "standard", "deal": 1, "teams": teams, **more}
+    response = api.post("/api/go-out", body)
+    return response.status_code, response.get_json()
+
+
+def test_partners_see_what_they_still_need_to_go_out(api: Api) -> None:
+    status, body = go_out(
+        api,
+        [
+            {"clean_books": 2, "dirty_books": 1, "players": 2, "in_foot": 1},
+            {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "players": 2, "in_foot": 2},
+        ],
+    )
+    assert status == 200
+    first, second = body["teams"]
+    assert first["missing"] == {"clean": 0, "dirty": 1, "wild": 1}
+    assert first["feet_missing"] == 1 and not first["ready"]
+    assert first["message"] == (
+        "Not yet: 1 dirty and 1 wild book to go; 1 player still has to pick up the foot."
+    )
+    assert second["ready"]
+    assert second["message"] == "Ready to go out (ask the partner first)."
+
+
+def test_a_player_alone_needs_only_the_books_and_their_foot(api: Api) -> None:
+    status, body = go_out(api, [{"clean_books": 1, "players": 1}], ruleset="simpson")
+    assert status == 200
+    (team,) = body["teams"]
+    assert team["message"] == "Not yet: 1 dirty book to go; pick up the foot first."
+    assert not team["permission"]
+
+
+@pytest.mark.parametrize(
+    ("teams", "field"),
+    [
+        ([{"players": 0}], "teams[0].players"),
+        ([{"clean_books": 61}], "teams[0].clean_books"),
+        ([{"in_foot": 9}], "teams[0].in_foot"),
+        ([{"wings": 1}], "teams[0].wings"),
+        (["team"], "teams[0]"),
+        ([], "teams"),
+        ("two", "teams"),
+    ],
+)
+def test_a_malformed_go_out_question_names_its_field(api: Api, teams: Any, field: str) -> None:
+    status, answer = go_out(api, teams)
+    assert status == 400
+    assert field in [p["field"] for p in answer["errors"]]
+
+
+def test_the_calculators_answer_without_signing_in_when_the_table_has_a_passcode(
+    api: Api, app: Flask, new_game: Callable[..., int]
+) -> None:
+    with app.app_context():
+        set_passcode("secret table")
+    assert opening(api, points=90)[0] == 200
+    assert go_out(api, [{}])[0] == 200
+    assert (
+        api.post("/api/score", {"ruleset": "standard", "deal": 1, "teams": [{}, {}]}).status_code
+        == 200
+    )
+    # Writing still needs it.
+    assert api.post("/api/games", {"ruleset": "standard"}).status_code == 401
