@@ -533,6 +533,29 @@ def restore_game(game_id: int) -> None:
     db.session.commit()
 
 
+def change_stamp(game_id: int) -> str:
+    """A short text that changes whenever anything the game's score sheet shows changes.
+
+    Another tablet polls it to see new deals and corrections without reloading the page; it
+    reads three aggregates instead of the whole game.
+    """
+    game = db.session.get(Game, game_id)
+    if game is None or game.deleted_at is not None:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    deals, versions = db.session.execute(
+        db.select(func.count(Deal.id), func.coalesce(func.sum(Deal.version), 0)).where(
+            Deal.game_id == game_id
+        )
+    ).one()
+    made, undone = db.session.execute(
+        db.select(func.count(Correction.id), func.count(Correction.undone_at)).where(
+            Correction.game_id == game_id
+        )
+    ).one()
+    ended = "f" if game.finished_at else ("a" if game.abandoned_at else "p")
+    return f"{deals}.{versions}.{made}.{undone}.{ended}"
+
+
 def corrections(game_id: int) -> list[Correction]:
     return list(load_game(game_id).corrections)
 

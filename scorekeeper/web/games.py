@@ -15,6 +15,7 @@ from typing import Any
 from flask import (
     Blueprint,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -28,6 +29,7 @@ from scorekeeper.messages import say
 from scorekeeper.models import Correction, Game, Season
 from scorekeeper.rules import (
     PRESETS,
+    BookCount,
     CardClass,
     Problem,
     RuleSet,
@@ -35,6 +37,7 @@ from scorekeeper.rules import (
     validate_deal,
 )
 from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.play import check_go_out
 from scorekeeper.services import games as service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import rulesets
@@ -161,7 +164,46 @@ def started(game_id: int) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
     view = service.view_game(service.load_game(game_id))
-    return render_template("games/show.html", view=view, undo=_undo_offer("abandon", game_id))
+    return render_template(
+        "games/show.html",
+        view=view,
+        undo=_undo_offer("abandon", game_id),
+        stamp=service.change_stamp(game_id),
+        go_out_now=_go_out_now(view),
+        opening_keys=OPENING_KEYS,
+    )
+
+
+# The opening-meld checker's keys: a card as the table names it, and its class.
+OPENING_KEYS = (
+    ("Joker", CardClass.JOKERS),
+    ("2", CardClass.TWOS),
+    ("A", CardClass.ACES),
+    *((rank, CardClass.EIGHTS_TO_KINGS) for rank in ("K", "Q", "J", "10", "9", "8")),
+    *((rank, CardClass.FOURS_TO_SEVENS) for rank in ("7", "6", "5", "4")),
+)
+
+
+def _go_out_now(view: service.GameView) -> list[str]:
+    """What each team needs to go out in the next deal before anything is laid."""
+    number = view.next_deal
+    if number is None:
+        return []
+    return [
+        rules_text.go_out_check_phrase(
+            check_go_out(view.rules, number, BookCount(), players=len(players), in_foot=0),
+            len(players),
+        )
+        for players in view.team_players
+    ]
+
+
+@bp.get("/games/<int:game_id>/stamp")
+def stamp(game_id: int) -> ResponseReturnValue:
+    """What changed, for another tablet's page to refresh itself (see static/js/table.js)."""
+    response = jsonify(stamp=service.change_stamp(game_id))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 # ---------------------------------------------------------------------------
@@ -181,6 +223,10 @@ def _render_deal(
     yours: list[Any] | None = None,
     stale_messages: list[str] | None = None,
 ) -> ResponseReturnValue:
+    rules = view.rules
+    need = rules.deal(form.number).go_out
+    # Totals before this deal, for the live preview's "new total".
+    before = view.deals[form.number - 2].running if form.number > 1 else [0] * len(view.team_names)
     return (
         render_template(
             "games/deal_form.html",
@@ -189,6 +235,19 @@ def _render_deal(
             stale=stale,
             yours=yours,
             stale_messages=stale_messages or [],
+            stamp=service.change_stamp(view.game.id),
+            before=before,
+            # A team that went out has at least these books: choosing it fills them in.
+            go_out_books={
+                f"{kind}_books": count
+                for kind, count in (
+                    ("clean", need.clean),
+                    ("dirty", need.dirty),
+                    ("wild", need.wild),
+                )
+                if count
+            },
+            card_points={card.value: rules.card_values.of(card) for card in CardClass},
         ),
         status,
     )

@@ -1,0 +1,713 @@
+/* At the table: steppers, the deal tracker, the opening-meld checker, the deal form's live
+   preview and its unsaved copy, and other tablets' saves showing up without a reload.
+
+   Progressive enhancement only: every page works without this file, and the server judges
+   every rule (/api/score, /api/opening, /api/go-out); this file only counts and asks. */
+(function () {
+  "use strict";
+
+  var STORE = "scorekeeper:";
+  var POLL_MS = 3000;
+
+  /* --- small helpers ------------------------------------------------------------- */
+
+  function $(selector, root) {
+    return (root || document).querySelector(selector);
+  }
+  function $all(selector, root) {
+    return Array.prototype.slice.call((root || document).querySelectorAll(selector));
+  }
+  function readJSON(key) {
+    try {
+      var text = window.localStorage.getItem(STORE + key);
+      return text ? JSON.parse(text) : null;
+    } catch (error) {
+      return null; // storage off (private mode) or a broken entry: start empty
+    }
+  }
+  function writeJSON(key, value) {
+    try {
+      window.localStorage.setItem(STORE + key, JSON.stringify(value));
+    } catch (error) {
+      /* storage full or off: the page still works, it just forgets on reload */
+    }
+  }
+  function forget(key) {
+    try {
+      window.localStorage.removeItem(STORE + key);
+    } catch (error) {
+      /* nothing to forget */
+    }
+  }
+  function storedKeys(prefix) {
+    var keys = [];
+    try {
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var key = window.localStorage.key(i);
+        if (key && key.indexOf(STORE + prefix) === 0) {
+          keys.push(key.slice(STORE.length));
+        }
+      }
+    } catch (error) {
+      /* no storage */
+    }
+    return keys;
+  }
+  function debounce(fn, ms) {
+    var timer = null;
+    return function () {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(fn, ms);
+    };
+  }
+  /* POST a JSON question to the API; calls back with (status, body) or (0, null) offline. */
+  function ask(url, body, done) {
+    window
+      .fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+      })
+      .then(function (response) {
+        return response.json().then(
+          function (data) {
+            done(response.status, data);
+          },
+          function () {
+            done(response.status, null);
+          }
+        );
+      })
+      .catch(function () {
+        done(0, null);
+      });
+  }
+  function whole(input) {
+    var text = (input.value || "").trim();
+    if (text === "") {
+      return input.validity && input.validity.badInput ? NaN : 0;
+    }
+    return /^[0-9]+$/.test(text) ? parseInt(text, 10) : NaN;
+  }
+  function setValue(input, value) {
+    input.value = String(value);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  /* --- steppers: big -/+ buttons beside a number box -------------------------------- */
+
+  function initSteppers(root) {
+    $all("button.step", root).forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button.step") : null;
+    if (!button) {
+      return;
+    }
+    var input = document.getElementById(button.getAttribute("aria-controls"));
+    if (!input || input.disabled) {
+      return;
+    }
+    var low = parseInt(input.min || "0", 10);
+    var high = parseInt(input.max || "9999", 10);
+    var now = whole(input);
+    var next = (isNaN(now) ? 0 : now) + parseInt(button.getAttribute("data-step"), 10);
+    setValue(input, Math.max(low, Math.min(high, next)));
+  });
+
+  /* --- the deal tracker (game page) ------------------------------------------------- */
+
+  function trackerKey(game, deal) {
+    return "tracker:" + game + ":" + deal;
+  }
+
+  function initTracker(section) {
+    if (!section) {
+      return;
+    }
+    var game = section.getAttribute("data-game");
+    var deal = parseInt(section.getAttribute("data-deal"), 10);
+    var rules = JSON.parse(section.getAttribute("data-ruleset"));
+    var key = trackerKey(game, deal);
+    var teams = $all(".tracker-team", section);
+
+    function read() {
+      return teams.map(function (team) {
+        var state = { opened: false, opening: null, feet: [] };
+        $all("[data-track]", team).forEach(function (input) {
+          var what = input.getAttribute("data-track");
+          if (what === "opened") {
+            state.opened = input.checked;
+          } else if (what === "foot") {
+            state.feet.push(input.checked);
+          } else if (what === "opening") {
+            state.opening = input.value === "" ? null : whole(input);
+          } else {
+            state[what] = whole(input) || 0;
+          }
+        });
+        return state;
+      });
+    }
+
+    function show(states) {
+      teams.forEach(function (team, i) {
+        var state = states[i] || {};
+        var feet = 0;
+        $all("[data-track]", team).forEach(function (input) {
+          var what = input.getAttribute("data-track");
+          if (what === "opened") {
+            input.checked = !!state.opened;
+          } else if (what === "foot") {
+            input.checked = !!(state.feet && state.feet[feet++]);
+          } else if (what === "opening") {
+            input.value = state.opening === null || state.opening === undefined ? "" : state.opening;
+          } else {
+            input.value = state[what] || 0;
+          }
+        });
+      });
+    }
+
+    function judge(states) {
+      var body = {
+        ruleset: rules,
+        deal: deal,
+        teams: states.map(function (state, i) {
+          return {
+            clean_books: state.clean_books || 0,
+            dirty_books: state.dirty_books || 0,
+            wild_books: state.wild_books || 0,
+            players: parseInt(teams[i].getAttribute("data-players"), 10) || 1,
+            in_foot: (state.feet || []).filter(Boolean).length,
+          };
+        }),
+      };
+      ask(section.getAttribute("data-url"), body, function (status, data) {
+        if (status !== 200 || !data) {
+          return; // keep the last answer; the server judges again at the end
+        }
+        data.teams.forEach(function (answer, i) {
+          var line = $("[data-go-out]", teams[i]);
+          line.textContent = answer.message;
+          line.classList.toggle("ready", answer.ready);
+        });
+      });
+      states.forEach(function (state, i) {
+        var line = $("[data-opening-status]", teams[i]);
+        if (!state.opened || state.opening === null || isNaN(state.opening)) {
+          line.textContent = "";
+          line.classList.remove("enough", "short");
+          return;
+        }
+        var question = { ruleset: rules, deal: deal, points: state.opening };
+        ask(section.getAttribute("data-opening-url"), question, function (status, data) {
+          if (status === 200 && data) {
+            line.textContent = data.message;
+            line.classList.toggle("enough", data.enough);
+            line.classList.toggle("short", !data.enough);
+          }
+        });
+      });
+    }
+
+    var saved = readJSON(key);
+    if (saved && saved.teams) {
+      show(saved.teams);
+    }
+    var judgeSoon = debounce(function () {
+      judge(read());
+    }, 150);
+    function changed() {
+      // Kept at once: the next tap may already be "Enter deal".
+      writeJSON(key, { teams: read() });
+      judgeSoon();
+    }
+    section.addEventListener("input", changed);
+    section.addEventListener("change", changed);
+    $("[data-track-clear]", section).addEventListener("click", function () {
+      forget(key);
+      show(teams.map(function () {
+        return {};
+      }));
+      judge(read());
+    });
+    section.hidden = false;
+    if (saved) {
+      judge(read());
+    }
+  }
+
+  /* --- the opening-meld checker (game page) ----------------------------------------- */
+
+  function initChecker(box) {
+    if (!box) {
+      return;
+    }
+    var rules = JSON.parse(box.getAttribute("data-ruleset"));
+    var deal = parseInt(box.getAttribute("data-deal"), 10);
+    var picked = []; // [{card, rank}]
+    var list = $("[data-picked]", box);
+    var verdict = $("[data-verdict]", box);
+
+    function update() {
+      if (!picked.length) {
+        list.textContent = list.getAttribute("data-empty");
+        verdict.textContent = "";
+        verdict.classList.remove("enough", "short");
+        return;
+      }
+      list.textContent = picked
+        .map(function (p) {
+          return p.rank;
+        })
+        .join(" ");
+      var cards = {};
+      picked.forEach(function (p) {
+        cards[p.card] = (cards[p.card] || 0) + 1;
+      });
+      ask(box.getAttribute("data-url"), { ruleset: rules, deal: deal, cards: cards }, function (
+        status,
+        data
+      ) {
+        if (status === 200 && data) {
+          verdict.textContent = data.message;
+          verdict.classList.toggle("enough", data.enough);
+          verdict.classList.toggle("short", !data.enough);
+        }
+      });
+    }
+    box.addEventListener("click", function (event) {
+      var key = event.target.closest("button.card-key");
+      if (key) {
+        picked.push({ card: key.getAttribute("data-card"), rank: key.getAttribute("data-rank") });
+        update();
+      } else if (event.target.closest("[data-remove-last]")) {
+        picked.pop();
+        update();
+      } else if (event.target.closest("[data-clear]")) {
+        picked = [];
+        update();
+      }
+    });
+    box.hidden = false;
+  }
+
+  /* --- the deal form: counters, going out, live preview, unsaved copy ---------------- */
+
+  function initDealForm(form) {
+    if (!form) {
+      return;
+    }
+    var game = form.getAttribute("data-game");
+    var deal = parseInt(form.getAttribute("data-deal"), 10);
+    var draftKey = "draft:" + game + ":" + deal + ":" + form.getAttribute("data-version");
+    var preview = $("[data-preview]", form);
+    var teams = $all("fieldset.team-entry", form);
+    var serverSaidSomething = form.getAttribute("data-errors") === "yes";
+    try {
+      // Back on the form: whatever was sent last was not saved, so its copy must stay.
+      window.sessionStorage.removeItem(STORE + "submitted");
+    } catch (error) {
+      /* no storage */
+    }
+
+    function fields() {
+      return $all("input[name], select[name], textarea[name]", form).filter(function (input) {
+        return input.type !== "hidden";
+      });
+    }
+
+    /* Card counters: the points of the cards counted, and counting switches the mode. */
+    function subtotal(group) {
+      var sum = 0;
+      var any = false;
+      $all("input[data-value]", group).forEach(function (input) {
+        var n = whole(input);
+        if (!isNaN(n) && n > 0) {
+          sum += n * parseInt(input.getAttribute("data-value"), 10);
+          any = true;
+        }
+      });
+      var out = $("[data-subtotal]", group);
+      if (out) {
+        out.textContent = any ? String(sum) : "";
+      }
+      return any;
+    }
+    function countsChanged(input) {
+      var group = input.closest(".cards-entry");
+      if (!group) {
+        return;
+      }
+      if (subtotal(group)) {
+        var counts = $("input[type=radio][value=counts]", group);
+        if (counts && !counts.checked) {
+          counts.checked = true;
+        }
+      }
+    }
+    $all(".cards-entry", form).forEach(subtotal);
+
+    /* A team that went out holds at least the books going out needs. */
+    function wentOut(radio) {
+      var team = radio.value;
+      var books = JSON.parse(radio.getAttribute("data-books") || "{}");
+      Object.keys(books).forEach(function (field) {
+        var input = form.elements["t" + team + "-" + field];
+        if (input && (whole(input) || 0) < books[field]) {
+          setValue(input, books[field]);
+        }
+      });
+    }
+
+    /* The tally the API reads, from the form as it is now. */
+    function tally() {
+      var bad = null;
+      var went = form.elements.went_out ? form.elements.went_out.value : "";
+      var body = teams.map(function (fieldset) {
+        var i = fieldset.getAttribute("data-team");
+        var prefix = "t" + i + "-";
+        var team = { name: fieldset.getAttribute("data-name"), went_out: went === i };
+        var modes = {};
+        $all("input[type=radio][name$=_mode]", fieldset).forEach(function (radio) {
+          if (radio.checked) {
+            modes[radio.name.slice(prefix.length, -"_mode".length)] = radio.value;
+          }
+        });
+        $all("input[type=number][name]", fieldset).forEach(function (input) {
+          var parts = input.name.slice(prefix.length).split("-");
+          var n = whole(input);
+          if (isNaN(n)) {
+            bad = bad || input;
+            return;
+          }
+          var head = parts[0];
+          if (head === "opening_meld") {
+            if (input.value.trim() !== "") {
+              team.opening_meld = n;
+            }
+          } else if (head === "melded" || head === "left") {
+            var counted = modes[head] === "counts";
+            if (parts.length === 1 && !counted) {
+              team[head] = n;
+            } else if (parts.length === 2 && counted) {
+              team[head] = team[head] || {};
+              team[head][parts[1]] = n;
+            }
+          } else if (head === "special_books") {
+            team.special_books = team.special_books || {};
+            team.special_books[parts[1]] = n;
+          } else {
+            team[head] = n;
+          }
+        });
+        return team;
+      });
+      return { teams: body, bad: bad };
+    }
+
+    var asked = 0;
+    function refresh() {
+      if (!preview) {
+        return;
+      }
+      var now = tally();
+      var problems = $("[data-problems]", preview);
+      var before = JSON.parse(preview.getAttribute("data-before"));
+      function blank() {
+        $all("[data-deal-score]", preview).forEach(function (out) {
+          out.textContent = "\u2013";
+        });
+        $all("[data-new-total]", preview).forEach(function (out, i) {
+          out.textContent = String(before[i]);
+        });
+      }
+      if (now.bad) {
+        var label = form.querySelector('label[for="' + now.bad.id + '"]');
+        blank();
+        problems.textContent = preview
+          .getAttribute("data-bad-number")
+          .replace("{field}", label ? label.textContent.trim() : now.bad.name);
+        preview.classList.add("has-problems");
+        return;
+      }
+      var question = {
+        ruleset: JSON.parse(preview.getAttribute("data-ruleset")),
+        deal: deal,
+        decks: parseInt(preview.getAttribute("data-decks"), 10),
+        teams: now.teams,
+      };
+      var mine = ++asked;
+      ask(preview.getAttribute("data-url"), question, function (status, data) {
+        if (mine !== asked) {
+          return; // a newer question is on its way
+        }
+        problems.textContent = "";
+        if (status === 200 && data) {
+          preview.classList.remove("has-problems");
+          data.teams.forEach(function (team, i) {
+            var li = $('li[data-team="' + i + '"]', preview);
+            $("[data-deal-score]", li).textContent = String(team.score);
+            $("[data-new-total]", li).textContent = String(before[i] + team.score);
+          });
+        } else if (data && data.errors) {
+          blank();
+          preview.classList.add("has-problems");
+          var list = document.createElement("ul");
+          data.errors.forEach(function (error) {
+            var item = document.createElement("li");
+            item.textContent = error.message;
+            list.appendChild(item);
+          });
+          problems.appendChild(list);
+        } else {
+          blank();
+          problems.textContent = preview.getAttribute("data-offline");
+        }
+      });
+    }
+    var refreshSoon = debounce(refresh, 200);
+
+    /* The unsaved copy: every change is kept in this browser until the deal is saved. */
+    function saveDraft() {
+      var values = {};
+      fields().forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.checked) {
+            values[input.name] = input.value;
+          }
+        } else {
+          values[input.name] = input.value;
+        }
+      });
+      writeJSON(draftKey, { values: values, at: Date.now() });
+    }
+    function fill(values) {
+      fields().forEach(function (input) {
+        if (!(input.name in values)) {
+          if (input.type === "radio") {
+            input.checked = false;
+          }
+          return;
+        }
+        if (input.type === "radio" || input.type === "checkbox") {
+          input.checked = values[input.name] === input.value;
+        } else {
+          input.value = values[input.name];
+        }
+      });
+      $all(".cards-entry", form).forEach(function (group) {
+        subtotal(group);
+        var counted = $("input[type=radio][value=counts]", group);
+        var details = $("details.counts", group);
+        if (counted && counted.checked && details) {
+          details.open = true;
+        }
+      });
+    }
+    function fromTracker() {
+      var tracked = readJSON(trackerKey(game, deal));
+      if (!tracked || !tracked.teams || form.getAttribute("data-version") !== "new") {
+        return false;
+      }
+      var any = false;
+      tracked.teams.forEach(function (state, i) {
+        ["clean_books", "dirty_books", "wild_books", "red_threes"].forEach(function (field) {
+          var input = form.elements["t" + i + "-" + field];
+          if (input && state[field]) {
+            input.value = state[field];
+            any = true;
+          }
+        });
+        var opening = form.elements["t" + i + "-opening_meld"];
+        if (opening && state.opened && state.opening) {
+          opening.value = state.opening;
+          any = true;
+        }
+      });
+      return any;
+    }
+
+    var notice = document.getElementById("restored");
+    var draft = readJSON(draftKey);
+    if (!serverSaidSomething && draft && draft.values) {
+      fill(draft.values);
+      notice.hidden = false;
+    } else if (!serverSaidSomething && fromTracker()) {
+      notice.hidden = false;
+      $("[data-draft-text]", notice).hidden = true;
+      $("[data-tracker-text]", notice).hidden = false;
+    }
+    $("[data-discard]", notice).addEventListener("click", function () {
+      forget(draftKey);
+      forget(trackerKey(game, deal));
+      window.location.reload();
+    });
+
+    form.addEventListener("input", function (event) {
+      countsChanged(event.target);
+      saveDraft();
+      refreshSoon();
+    });
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "went_out") {
+        wentOut(event.target);
+      }
+      countsChanged(event.target);
+      saveDraft();
+      refreshSoon();
+    });
+    form.addEventListener("submit", function () {
+      // Forgotten only once the game page confirms the save (see forgetSaved).
+      try {
+        window.sessionStorage.setItem(STORE + "submitted", draftKey);
+      } catch (error) {
+        /* the copy stays until the deal is seen saved */
+      }
+    });
+    if (preview) {
+      preview.hidden = false;
+      refresh();
+    }
+  }
+
+  /* On the game page: the deal just sent is saved, so its unsaved copy can go, and so can
+     the tracker and copies of deals that are now played. */
+  function forgetSaved() {
+    var body = document.body;
+    var game = body.getAttribute("data-game");
+    if (!game || document.getElementById("deal-form")) {
+      return;
+    }
+    try {
+      var sent = window.sessionStorage.getItem(STORE + "submitted");
+      if (sent) {
+        forget(sent);
+        window.sessionStorage.removeItem(STORE + "submitted");
+      }
+    } catch (error) {
+      /* nothing stored */
+    }
+    var next = parseInt(body.getAttribute("data-next-deal") || "9999", 10);
+    storedKeys("draft:" + game + ":").concat(storedKeys("tracker:" + game + ":")).forEach(function (key) {
+      var parts = key.split(":");
+      if (parts[3] === "new" || parts[0] === "tracker") {
+        if (parseInt(parts[2], 10) < next) {
+          forget(key);
+        }
+      }
+    });
+  }
+
+  /* --- two tablets, one game: poll a tiny stamp, refresh what changed ---------------- */
+
+  function initLive() {
+    var body = document.body;
+    var url = body.getAttribute("data-stamp-url");
+    if (!url) {
+      return;
+    }
+    var busy = false;
+    function gamePage(html) {
+      var next = new DOMParser().parseFromString(html, "text/html");
+      var news = document.getElementById("live-news");
+      ["live-standing", "live-sheet"].forEach(function (id) {
+        var fresh = next.getElementById(id);
+        var old = document.getElementById(id);
+        if (fresh && old) {
+          old.replaceWith(document.importNode(fresh, true));
+        }
+      });
+      var oldDuring = document.getElementById("during");
+      var freshDuring = next.getElementById("during");
+      var oldDeal = oldDuring ? oldDuring.getAttribute("data-deal") : null;
+      var freshDeal = freshDuring ? freshDuring.getAttribute("data-deal") : null;
+      if (oldDeal !== freshDeal) {
+        // A new deal began: its tracker starts empty (the old one's deal is saved).
+        var nav = $("nav.game-actions");
+        var freshNav = $("nav.game-actions", next);
+        if (nav && freshNav) {
+          nav.replaceWith(document.importNode(freshNav, true));
+        }
+        if (oldDuring) {
+          oldDuring.remove();
+        }
+        if (freshDuring) {
+          var copy = document.importNode(freshDuring, true);
+          document.getElementById("live-sheet").before(copy);
+          initSteppers(copy);
+          initTracker($("[data-tracker]", copy));
+          initChecker($("[data-opening-checker]", copy));
+        }
+        if (freshDeal) {
+          body.setAttribute("data-next-deal", freshDeal);
+        } else {
+          body.removeAttribute("data-next-deal");
+        }
+        forgetSaved();
+      }
+      if (news) {
+        news.textContent = news.getAttribute("data-text") || "";
+      }
+    }
+    function poll() {
+      if (busy || document.visibilityState !== "visible" || !navigator.onLine) {
+        return;
+      }
+      busy = true;
+      window
+        .fetch(url, { cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          return response.ok ? response.json() : null;
+        })
+        .then(function (data) {
+          if (!data || data.stamp === body.getAttribute("data-stamp")) {
+            return null;
+          }
+          body.setAttribute("data-stamp", data.stamp);
+          if (document.getElementById("deal-form")) {
+            // Never touch a form being filled in: only say that something changed.
+            document.getElementById("elsewhere").hidden = false;
+            return null;
+          }
+          return window
+            .fetch(window.location.pathname, { cache: "no-store", credentials: "same-origin" })
+            .then(function (response) {
+              return response.ok ? response.text() : null;
+            })
+            .then(function (html) {
+              if (html) {
+                gamePage(html);
+              }
+            });
+        })
+        .catch(function () {
+          /* offline for a moment: try again at the next tick */
+        })
+        .then(function () {
+          busy = false;
+        });
+    }
+    window.setInterval(poll, POLL_MS);
+    document.addEventListener("visibilitychange", poll);
+  }
+
+  function start() {
+    initSteppers(document);
+    forgetSaved();
+    initTracker($("[data-tracker]"));
+    initChecker($("[data-opening-checker]"));
+    initDealForm(document.getElementById("deal-form"));
+    initLive();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,282 @@
+"""At the table, in a real Chromium: taps counted, a whole game played by tapping, the deal
+tracker, the opening-meld checker, an unsaved deal surviving a reload, two tablets at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browser_support import SCREENSHOTS, VIEWPORTS, LiveServer
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import games
+from scorekeeper.services.games import TeamSpec
+
+pytestmark = pytest.mark.browser
+
+AXE_SCRIPT = Axe().axe_script
+WCAG = '{"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}'
+
+
+class Taps:
+    """Drives the page as a player would, counting every tap and every keystroke."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.count = 0
+
+    def tap(self, target: Locator) -> None:
+        target.tap()
+        self.count += 1
+
+    def type(self, target: Locator, text: str) -> None:
+        """Tap the box, then type: one tap plus one keystroke per character."""
+        self.tap(target)
+        self.page.keyboard.type(text)
+        self.count += len(text)
+
+
+def new_game(
+    server: LiveServer, names: tuple[str, str, str, str] = ("Ann", "Ben", "Cid", "Dee")
+) -> int:
+    with server.app.app_context():
+        game = games.start_game(
+            "standard",
+            [TeamSpec("", list(names[:2])), TeamSpec("", list(names[2:]))],
+        )
+        return int(game.id)
+
+
+def record(server: LiveServer, game_id: int, melded: int = 300) -> None:
+    """A deal saved by another tablet (straight through the service)."""
+    out = TeamTally(
+        clean_books=2, dirty_books=2, wild_books=1, melded=Cards(points=750), went_out=True
+    )
+    stay = TeamTally(clean_books=1, melded=Cards(points=melded), left=Cards(points=100))
+    with server.app.app_context():
+        games.record_deal(game_id, [out, stay])
+
+
+@pytest.fixture
+def tablet(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[BrowserContext]:
+    """A portrait tablet with the app's real CSP."""
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": VIEWPORTS["portrait"]}, service_workers="block"
+    )
+    yield context
+    context.close()
+
+
+def in_view(page: Page, target: Locator) -> bool:
+    box = target.bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+def test_the_german_example_takes_at_most_20_taps(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """RULES.md's worked example, 3855 / 615, from the game page, counted."""
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}"))
+    taps = Taps(page)
+
+    taps.tap(page.get_by_role("link", name="Enter deal 1"))
+    # Team 1 went out: the books going out needs (2 clean, 2 dirty, 1 wild) fill in.
+    taps.tap(page.locator('label[for="went_out-0"]'))
+    expect(page.locator("#t0-clean_books")).to_have_value("2")
+    expect(page.locator("#t0-wild_books")).to_have_value("1")
+    taps.tap(page.get_by_role("button", name="One more: Red threes laid").first)
+    taps.type(page.locator("#t0-melded"), "555")
+    taps.tap(page.get_by_role("button", name="One more: Clean books").nth(1))
+    taps.tap(page.get_by_role("button", name="One more: Red threes laid").nth(1))
+    taps.type(page.locator("#t1-melded"), "220")
+    taps.type(page.locator("#t1-left"), "205")
+
+    totals = page.locator("[data-new-total]")
+    expect(totals.nth(0)).to_have_text("3855")
+    expect(totals.nth(1)).to_have_text("615")
+    # Both new totals are on screen where the last tap left the page: no scrolling needed.
+    assert in_view(page, totals.nth(0)) and in_view(page, totals.nth(1))
+    page.screenshot(path=SCREENSHOTS / "table-german-example-768x1024.png")
+
+    taps.tap(page.get_by_role("button", name="Save deal 1"))
+    expect(page.locator(".standing-card .totals")).to_contain_text("3855")
+    expect(page.locator(".standing-card .totals")).to_contain_text("615")
+    assert taps.count <= 20, f"{taps.count} taps and keystrokes"
+
+
+def test_the_tracker_and_checker_answer_while_the_deal_is_played(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}"))
+    tracker = page.locator("#tracker")
+    expect(tracker).to_be_visible()
+    team = tracker.locator('.tracker-team[data-team="0"]')
+    status = team.locator("[data-go-out]")
+    # Before anything: what going out needs, from the server.
+    expect(status).to_contain_text("2 clean, 2 dirty and 1 wild book to go")
+
+    team.get_by_label("We opened").check()
+    team.get_by_label("Opening meld (points)").fill("40")
+    expect(team.locator("[data-opening-status]")).to_contain_text("Not enough: 40 points")
+    team.get_by_label("Opening meld (points)").fill("60")
+    expect(team.locator("[data-opening-status]")).to_contain_text("Enough: 60 points")
+
+    for name, times in (("Clean books", 2), ("Dirty books", 1), ("Wild books", 1)):
+        for _ in range(times):
+            team.get_by_role("button", name=f"One more: {name}").tap()
+    expect(status).to_contain_text("1 dirty book to go")
+    expect(status).to_contain_text("2 players still have to pick up the foot")
+    team.get_by_role("button", name="One more: Dirty books").tap()
+    team.get_by_label("Ann").check()
+    team.get_by_label("Ben").check()
+    expect(status).to_have_text("Ready to go out (ask the partner first).")
+
+    # The opening-meld checker: the seeds' example A A joker in deal 1.
+    checker = page.locator("#opening-checker")
+    checker.locator("summary").tap()
+    for rank in ("A", "A", "Joker"):
+        checker.locator(f'button.card-key[data-rank="{rank}"]').tap()
+    expect(checker.locator("[data-verdict]")).to_contain_text("Enough: 90 points")
+    checker.get_by_role("button", name="Take back the last card").tap()
+    expect(checker.locator("[data-verdict]")).to_contain_text("Not enough: 40 points")
+
+    page.evaluate(AXE_SCRIPT)
+    violations = page.evaluate(f"axe.run(document, {WCAG})")["violations"]
+    assert violations == [], violations
+    page.screenshot(path=SCREENSHOTS / "table-tracker-768x1024.png", full_page=True)
+
+    # What was ticked survives a reload, and fills in the deal form.
+    page.reload()
+    expect(status).to_have_text("Ready to go out (ask the partner first).")
+    page.get_by_role("link", name="Enter deal 1").tap()
+    expect(page.locator("#restored")).to_contain_text("Filled in from the deal tracker")
+    expect(page.locator("#t0-clean_books")).to_have_value("2")
+    expect(page.locator("#t0-dirty_books")).to_have_value("2")
+    expect(page.locator("#t0-opening_meld")).to_have_value("60")
+
+
+def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    page.locator("#t1-melded").fill("315")
+    page.get_by_role("button", name="One more: Clean books").first.tap()
+    page.reload()
+    expect(page.locator("#restored")).to_contain_text("Your unsaved entry")
+    expect(page.locator("#t1-melded")).to_have_value("315")
+    expect(page.locator("#t0-clean_books")).to_have_value("1")
+
+    page.locator('label[for="went_out-none"]').tap()
+    page.locator("#t0-melded").fill("120")
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".standing-card")).to_contain_text("Leader")
+    # Saved: the copy is gone, and the next deal starts empty.
+    drafts = page.evaluate("Object.keys(localStorage).filter(k => k.includes(':draft:'))")
+    assert drafts == []
+    page.get_by_role("link", name="Enter deal 2").tap()
+    expect(page.locator("#restored")).to_be_hidden()
+    expect(page.locator("#t1-melded")).to_have_value("")
+
+
+def test_two_tablets_see_each_others_saves_without_disturbing_a_form(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    game_id = new_game(live_server)
+    sheet = tablet.new_page()
+    sheet.goto(live_server(f"/games/{game_id}"))
+    form = tablet.new_page()
+    form.goto(live_server(f"/games/{game_id}/deals/new"))
+    form.locator("#t0-melded").fill("255")
+
+    record(live_server, game_id, melded=345)  # saved on a third tablet
+
+    expect(sheet.locator("#deal-1")).to_be_visible(timeout=10_000)
+    expect(sheet.locator(".next-deal h3")).to_have_text("Deal 2 of 4")
+    expect(sheet.locator("#tracker")).to_have_attribute("data-deal", "2")
+    expect(form.locator("#elsewhere")).to_be_visible(timeout=10_000)
+    expect(form.locator("#t0-melded")).to_have_value("255")
+
+
+def test_a_whole_game_by_tapping(
+    live_server: LiveServer, browser: Browser, browser_context_args: dict[str, Any]
+) -> None:
+    context = browser.new_context(**browser_context_args, service_workers="block")
+    page = context.new_page()
+    try:
+        _play(page, live_server)
+    finally:
+        context.close()
+
+
+def _play(page: Page, live_server: LiveServer) -> None:
+    # Start a game with the new-game form.
+    page.goto(live_server("/games/new"))
+    for name, player in (("t0-p0", "Kim"), ("t0-p1", "Lou"), ("t1-p0", "Max"), ("t1-p1", "Nia")):
+        page.locator(f"#{name}").fill(player)
+    page.get_by_role("button", name="Start the game").tap()
+    page.get_by_role("link", name="To the score sheet").tap()
+    expect(page.locator(".next-deal h3")).to_have_text("Deal 1 of 4")
+
+    # Deal 1: the tracker while playing, then the form with the card counters.
+    team = page.locator('.tracker-team[data-team="1"]')
+    team.get_by_role("button", name="One more: Clean books").tap()
+    team.get_by_role("button", name="One more: Red threes laid").tap()
+    page.get_by_role("link", name="Enter deal 1").tap()
+    expect(page.locator("#t1-clean_books")).to_have_value("1")
+    # Team 2 counted its melded cards: 7 kings and 3 aces.
+    melded = page.locator("#t1-melded-group")
+    melded.locator("summary").tap()
+    for _ in range(7):
+        melded.get_by_role("button", name="One more: 8, 9, 10, J, Q, K").tap()
+    for _ in range(3):
+        melded.get_by_role("button", name="One more: Aces").tap()
+    expect(page.locator("#t1-melded-group [data-subtotal]")).to_have_text("130")
+    expect(page.locator("#t1-melded_mode-counts")).to_be_checked()
+
+    # A mistake: Team 2 cannot go out with one clean book. The preview says so at once...
+    page.locator('label[for="went_out-1"]').tap()
+    page.locator("#t1-clean_books").fill("1")
+    page.locator("#t1-dirty_books").fill("0")
+    page.locator("#t1-wild_books").fill("0")
+    expect(page.locator("[data-problems]")).to_contain_text("cannot go out")
+    # ...and so does the server when it is saved anyway.
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("#form-errors")).to_contain_text("Nothing was saved")
+    expect(page.locator("#t1-melded-eights_to_kings")).to_have_value("7")
+    # Fixed: nobody went out.
+    page.locator('label[for="went_out-none"]').tap()
+    page.locator("#t0-melded").fill("200")
+    page.locator("#t0-left").fill("50")
+    expect(page.locator("[data-new-total]").nth(0)).to_have_text("150")
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("#deal-1")).to_be_visible()
+
+    # Deals 2 to 4.
+    for number in (2, 3, 4):
+        page.get_by_role("link", name=f"Enter deal {number}").tap()
+        page.locator('label[for="went_out-0"]').tap()
+        page.locator("#t0-melded").fill("700")
+        page.locator("#t1-melded").fill("300")
+        page.locator("#t1-clean_books").fill("1")
+        page.get_by_role("button", name=f"Save deal {number}").tap()
+        expect(page.locator(f"#deal-{number}")).to_be_visible()
+
+    # Correct deal 1, then the game is over with a winner.
+    page.get_by_role("link", name="Correct deal 1").tap()
+    page.locator("#t0-melded").fill("250")
+    page.get_by_role("button", name="Save the correction").tap()
+    expect(page.locator("#deal-1 .mark-corrected")).to_be_visible()
+    expect(page.locator("#standing")).to_contain_text("Winner: Kim & Lou")
+    expect(page.locator("#tracker")).to_have_count(0)
+    page.screenshot(path=SCREENSHOTS / "table-whole-game-1024x768.png", full_page=True)
