@@ -21,9 +21,6 @@ from .errors import LARGEST_ID
 from .inputs import json_body
 from .openapi import INT, TEXT, _tally_properties, describe, obj, ok, operation, ref
 
-# An export of years of Saturday nights is a few megabytes.
-DEFAULT_IMPORT_MAX_BYTES = 32 * 1024 * 1024
-
 
 def _season() -> int | None:
     raw = request.args.get("season")
@@ -46,7 +43,7 @@ def export_json() -> ResponseReturnValue:
 
 @bp.post("/import")
 def import_document() -> ResponseReturnValue:
-    limit = int(current_app.config.get("IMPORT_MAX_BYTES", DEFAULT_IMPORT_MAX_BYTES))
+    limit = int(current_app.config.get("IMPORT_MAX_BYTES", exchange.DEFAULT_IMPORT_MAX_BYTES))
     data = json_body(limit=limit)
     summary = exchange.import_document(data)
     return {"imported": summary.imported.as_dict(), "skipped": summary.skipped.as_dict()}

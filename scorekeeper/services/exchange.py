@@ -76,6 +76,8 @@ _PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 _UID = re.compile(r"[0-9a-f]{32}")
 # Problems listed in one refusal; a file broken everywhere need not list ten thousand.
 MOST_PROBLEMS = 50
+# An export of years of Saturday nights is a few megabytes.
+DEFAULT_IMPORT_MAX_BYTES = 32 * 1024 * 1024
 
 
 # ---------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from scorekeeper import charts
 from scorekeeper.extensions import db
 from scorekeeper.messages import say
 from scorekeeper.models import Correction, Game, Season
@@ -161,7 +162,11 @@ def started(game_id: int) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
     view = service.view_game(service.load_game(game_id))
-    return render_template("games/show.html", view=view, undo=_undo_offer("abandon", game_id))
+    # The running totals as a chart, with its data table for screen readers and print.
+    chart = charts.running_totals_svg(view) if view.deals else None
+    return render_template(
+        "games/show.html", view=view, chart=chart, undo=_undo_offer("abandon", game_id)
+    )
 
 
 # ---------------------------------------------------------------------------
