@@ -33,6 +33,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from flask import current_app
+from sqlalchemy.engine import URL
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
@@ -63,9 +64,9 @@ def backup_dir() -> Path:
     return Path(current_app.instance_path) / BACKUP_DIR
 
 
-def database_path() -> Path:
-    """The SQLite file of the app's database; Conflict for anything else."""
-    url = db.engine.url
+def database_path(url: URL | None = None) -> Path:
+    """The SQLite file of the app's database (or of ``url``); Conflict for anything else."""
+    url = url or db.engine.url
     if url.get_backend_name() != "sqlite":
         raise Conflict.say(
             N_(

@@ -504,9 +504,11 @@ class _Reader:
         if len(self.problems) >= MOST_PROBLEMS:
             raise _TooMany
 
-    def add(self, where: str, problems: Iterable[Problem]) -> None:
+    def add(self, where: str, problems: Iterable[Problem], *, teams: bool = False) -> None:
+        """Problems found by the rules core, placed under ``where`` (by team, if ``teams``)."""
         for p in problems:
-            path = f"{where}.{p.field}" if p.field else where
+            place = f"{where}[{p.team}]" if teams and p.team is not None else where
+            path = f"{place}.{p.field}" if p.field else place
             self.problems.append(Problem(p.team, path, p.template, {**p.params, "where": path}))
         if len(self.problems) >= MOST_PROBLEMS:
             raise _TooMany
@@ -857,7 +859,7 @@ class _Reader:
                 continue
             problems = validate_deal(rules, i + 1, tallies, decks)
             if problems:
-                self.add(f"{where}.teams", problems)
+                self.add(f"{where}.teams", problems, teams=True)
                 continue
             computed = [score_team(rules, tally).score for tally in tallies]
             for t, (given, score) in enumerate(zip(scores, computed, strict=True)):
