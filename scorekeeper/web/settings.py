@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     flash,
     redirect,
@@ -36,6 +37,7 @@ from scorekeeper import auth
 from scorekeeper.messages import say
 from scorekeeper.services import backups, exchange
 from scorekeeper.services import standings as standings_service
+from scorekeeper.services.errors import NotFound as NotFoundError
 from scorekeeper.services.errors import ServiceError
 
 bp = Blueprint("settings", __name__)
@@ -202,16 +204,21 @@ def _export_name(season_id: int | None, extension: str) -> str:
 @bp.get("/settings/export.json")
 def export_json() -> ResponseReturnValue:
     season_id = _season_arg()
-    data = exchange.export_json(season_id).encode("utf-8")
+    try:
+        data = exchange.export_json(season_id).encode("utf-8")
+    except NotFoundError:
+        abort(404)
     return _download(data, _export_name(season_id, "json"), "application/json")
 
 
 @bp.get("/settings/export.zip")
 def export_csv() -> ResponseReturnValue:
     season_id = _season_arg()
-    return _download(
-        exchange.export_csv(season_id), _export_name(season_id, "csv.zip"), "application/zip"
-    )
+    try:
+        data = exchange.export_csv(season_id)
+    except NotFoundError:
+        abort(404)
+    return _download(data, _export_name(season_id, "csv.zip"), "application/zip")
 
 
 @bp.post("/settings/import")
