@@ -34,6 +34,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
@@ -65,7 +66,7 @@ from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings
-from .errors import Invalid, NotFound
+from .errors import Conflict, Invalid, NotFound
 from .games import TRACKED_FIELDS
 
 FORMAT = "scorekeeper-export"
@@ -986,6 +987,13 @@ def import_document(data: Any) -> ImportSummary:
     try:
         _write(document, summary)
         db.session.commit()
+    except IntegrityError:
+        # Another tablet added one of these players or games at the same moment.
+        db.session.rollback()
+        raise Conflict.say(
+            N_("Someone else saved at the same moment; nothing was imported. Please try again."),
+            field="file",
+        ) from None
     except Exception:
         db.session.rollback()
         raise

@@ -311,3 +311,21 @@ def test_a_file_broken_everywhere_lists_a_bounded_number_of_problems(
         import_into(other, document)
     assert len(refused.value.problems) == exchange.MOST_PROBLEMS
     assert refused.value.problems[0].field == "games[0].played_on"
+
+
+def test_an_import_that_races_another_writer_is_undone_whole(
+    app: Flask, season: Season, other: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document = export(app)
+    write = exchange._write
+
+    def racing(parsed: Any, summary: exchange.ImportSummary) -> None:
+        write(parsed, summary)
+        # Another tablet's new player of the same name lands at the same moment.
+        db.session.add(Player(name="Ann"))
+
+    monkeypatch.setattr(exchange, "_write", racing)
+    before = table_counts(other)
+    with pytest.raises(exchange.Conflict):
+        import_into(other, document)
+    assert table_counts(other) == before
