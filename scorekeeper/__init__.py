@@ -100,6 +100,8 @@ def _apply_environment(app: Flask) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url
     if secret_key := os.environ.get("SCOREKEEPER_SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key
+    if daily := os.environ.get("SCOREKEEPER_BACKUP_DAILY"):
+        app.config["BACKUP_DAILY"] = daily.strip().lower() not in ("0", "false", "no", "off")
 
 
 def _load_or_create_secret_key(instance: Path) -> str:

@@ -252,3 +252,23 @@ def test_daily_backups_are_off_in_tests_unless_asked(app: Flask, client: object)
 def backups_of(app: Flask, kind: str) -> list[str]:
     with app.app_context():
         return [b.name for b in backups.list_backups() if b.kind == kind]
+
+
+def test_the_environment_can_switch_daily_backups_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_BACKUP_DAILY", "0")
+    app = fresh_app(tmp_path, "no-daily", TESTING=False, SECRET_KEY="x")
+    try:
+        with app.app_context():
+            assert not backups.daily_enabled()
+            assert backups.daily_backup_if_due() is None
+    finally:
+        close(app)
+    monkeypatch.setenv("SCOREKEEPER_BACKUP_DAILY", "1")
+    app = fresh_app(tmp_path, "daily-on")
+    try:
+        with app.app_context():
+            assert backups.daily_enabled()
+    finally:
+        close(app)
