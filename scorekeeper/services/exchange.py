@@ -794,6 +794,8 @@ class _Reader:
                 seated.add(player.casefold())
                 members.append(player)
             if name is not None:
+                if any(t.name.casefold() == name.casefold() for t in teams):
+                    self.fail(f"{where}[{i}].name", N_("Two teams cannot have the same name."))
                 teams.append(_TeamIn(name, members))
         return teams
 

@@ -224,6 +224,10 @@ def unknown_player(d: dict[str, Any]) -> None:
     d["games"][5]["teams"][0]["players"][0] = "Nobody"
 
 
+def same_team_names(d: dict[str, Any]) -> None:
+    d["games"][5]["teams"][1]["name"] = d["games"][5]["teams"][0]["name"].upper()
+
+
 def duplicate_game(d: dict[str, Any]) -> None:
     d["games"].append(copy.deepcopy(d["games"][0]))
 
@@ -249,6 +253,7 @@ BROKEN: list[tuple[Callable[[dict[str, Any]], None], str, str]] = [
     (inconsistent_score, "games[5].deals[2].teams[1].score", "says 1"),
     (unknown_player, "games[5].teams[0].players[0]", "Nobody is not in the file's players"),
     (duplicate_game, "uid", "appears twice"),
+    (same_team_names, "games[5].teams[1].name", "same name"),
     (missing_deal_teams, "games[5].deals[3].teams", "one entry for each of the 2 teams"),
     (finished_too_soon, "games[5].finished_at", "marked finished"),
 ]
