@@ -75,7 +75,24 @@ def create_app(
     cli.init_cli(app)
     security.init_security(app)
     auth.init_auth(app)
+    # After the passcode gate: a refused write does not trigger the daily backup.
+    app.before_request(_daily_backup)
     return app
+
+
+def _daily_backup() -> None:
+    """Before the day's first write, back up the database (see services.backups)."""
+    from flask import current_app, request
+
+    from scorekeeper.auth import SAFE_METHODS
+    from scorekeeper.services import backups
+
+    if request.method in SAFE_METHODS:
+        return
+    try:
+        backups.daily_backup_if_due()
+    except Exception:  # a failed backup must never stop the table from scoring
+        current_app.logger.exception("The daily backup failed")
 
 
 def _apply_environment(app: Flask) -> None:
@@ -83,6 +100,8 @@ def _apply_environment(app: Flask) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url
     if secret_key := os.environ.get("SCOREKEEPER_SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key
+    if daily := os.environ.get("SCOREKEEPER_BACKUP_DAILY"):
+        app.config["BACKUP_DAILY"] = daily.strip().lower() not in ("0", "false", "no", "off")
 
 
 def _load_or_create_secret_key(instance: Path) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import click
 from flask import Flask, current_app
@@ -16,9 +17,158 @@ from scorekeeper.messages import say
 from scorekeeper.services.errors import ServiceError
 
 
+def _refused(error: ServiceError) -> click.ClickException:
+    """A service's refusal as the command's error: every problem, with where it is."""
+    return click.ClickException(
+        "\n".join(f"{p.field}: {say(p)}" if p.field else say(p) for p in error.problems)
+    )
+
+
+def _need_tables() -> None:
+    if not inspect(db.engine).has_table("game"):
+        raise click.ClickException(
+            _("The database has no tables yet: run `flask --app scorekeeper db upgrade`.")
+        )
+
+
+@click.command("export")
+@click.option(
+    "--format",
+    "kind",
+    type=click.Choice(["json", "csv"]),
+    default="json",
+    show_default=True,
+    help="json: complete, for importing again; csv: a zip of CSV files for a spreadsheet.",
+)
+@click.option("--season", default=None, help="Only this season (its id or name).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="The file to write (default: JSON on the screen; a CSV zip needs a file).",
+)
+@with_appcontext
+def export_command(kind: str, season: str | None, output: str | None) -> None:
+    """Export everything, or one season, as JSON or as CSV files."""
+    from scorekeeper.services import exchange
+
+    with force_locale(current_app.config["BABEL_DEFAULT_LOCALE"]):
+        _need_tables()
+        try:
+            season_id = exchange.season_of(season) if season else None
+            data = (
+                exchange.export_json(season_id).encode("utf-8")
+                if kind == "json"
+                else exchange.export_csv(season_id)
+            )
+        except ServiceError as error:
+            raise _refused(error) from error
+        if output is None:
+            if kind == "csv":
+                raise click.ClickException(_("A CSV export is a zip file: name it with -o."))
+            click.echo(data.decode("utf-8"))
+            return
+        with open(output, "wb") as f:
+            f.write(data)
+        click.echo(_("Exported to %(file)s (%(size)d bytes).", file=output, size=len(data)))
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@with_appcontext
+def import_command(file: str) -> None:
+    """Import a JSON export: all of it, or nothing if anything in it is wrong."""
+    from scorekeeper.services import exchange
+
+    with force_locale(current_app.config["BABEL_DEFAULT_LOCALE"]):
+        _need_tables()
+        with open(file, "rb") as f:
+            data = f.read()
+        try:
+            summary = exchange.import_text(data)
+        except ServiceError as error:
+            raise _refused(error) from error
+        click.echo(_imported_text(summary))
+
+
+def _imported_text(summary: Any) -> str:
+    new, old = summary.imported, summary.skipped
+    text: str = _(
+        "Imported %(games)d games, %(players)d players, %(seasons)d seasons and %(house)d house "
+        "rules; %(skipped)d games were already there.",
+        games=new.games,
+        players=new.players,
+        seasons=new.seasons,
+        house=new.house_rules,
+        skipped=old.games,
+    )
+    return text
+
+
+@click.command("backup")
+@click.option("--list", "listing", is_flag=True, help="List the backups instead of making one.")
+@with_appcontext
+def backup_command(listing: bool) -> None:
+    """Back up the whole database into instance/backups (safe while the app runs)."""
+    from scorekeeper.services import backups
+
+    with force_locale(current_app.config["BABEL_DEFAULT_LOCALE"]):
+        try:
+            if listing:
+                for backup in backups.list_backups():
+                    click.echo(f"{backup.name}\t{backup.size}\t{backup.kind}")
+                return
+            backup = backups.make_backup()
+        except ServiceError as error:
+            raise _refused(error) from error
+        click.echo(_("Backed up to %(path)s.", path=str(backup.path)))
+
+
+@click.command("restore")
+@click.argument("file")
+@click.option("--yes", is_flag=True, help="Replace the database without asking.")
+@with_appcontext
+def restore_command(file: str, yes: bool) -> None:
+    """Replace the whole database by a backup (a file, or a name from `backup --list`)."""
+    from pathlib import Path
+
+    from scorekeeper.services import backups
+
+    with force_locale(current_app.config["BABEL_DEFAULT_LOCALE"]):
+        path = Path(file)
+        try:
+            if not path.exists() and "/" not in file:
+                path = backups.find_backup(file).path
+            backups.check_database(path)
+            if not yes:
+                click.confirm(
+                    _(
+                        "Replace the whole database by %(file)s? The current one is backed up "
+                        "first.",
+                        file=file,
+                    ),
+                    abort=True,
+                )
+            safety = backups.restore(path)
+        except ServiceError as error:
+            raise _refused(error) from error
+        click.echo(
+            _(
+                "Restored %(file)s. The database as it was is in %(safety)s.",
+                file=file,
+                safety=safety.name,
+            )
+        )
+
+
 def init_cli(app: Flask) -> None:
     """Register the project's commands on ``app``."""
     app.cli.add_command(demo)
+    app.cli.add_command(export_command)
+    app.cli.add_command(import_command)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
 
 
 @click.command("demo")

@@ -7,6 +7,7 @@ rules never changes an old game. A deal's score columns are a cache that
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -30,6 +31,11 @@ from scorekeeper.rules import CardClass, Cards, RuleSet, TeamTally
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def new_uid() -> str:
+    """A game's identity across databases: what an import matches on."""
+    return uuid.uuid4().hex
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -72,6 +78,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "game"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # The same game in an export, another database or a backup: importing twice adds it once.
+    uid: Mapped[str] = mapped_column(String(32), unique=True, default=new_uid)
     # A copy of the rules the game was started with.
     ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
     ruleset_id: Mapped[str] = mapped_column(String(63))

@@ -19,7 +19,7 @@ settings.load_profile("scorekeeper")
 @pytest.fixture(autouse=True)
 def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     # The developer's own settings must not leak into the tests.
-    for name in ("DATABASE_URL", "SCOREKEEPER_SECRET_KEY", "PORT"):
+    for name in ("DATABASE_URL", "SCOREKEEPER_SECRET_KEY", "SCOREKEEPER_BACKUP_DAILY", "PORT"):
         monkeypatch.delenv(name, raising=False)
 
 

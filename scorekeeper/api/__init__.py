@@ -17,4 +17,4 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.exempt(bp)
 
 # The views register their routes on bp when imported.
-from . import errors, games, openapi, play, scoring, standings  # noqa: E402, F401
+from . import errors, exchange, games, openapi, play, scoring, standings  # noqa: E402, F401

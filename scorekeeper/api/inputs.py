@@ -48,13 +48,16 @@ def _check_text(data: Any) -> None:
                 raise Malformed.say(N_("The body holds text that is not valid Unicode.")) from None
 
 
-def json_body(*, empty_is_object: bool = False) -> dict[str, Any]:
-    """The request's body as a JSON object: 415 unless ``application/json``, else 400 if not."""
+def json_body(*, empty_is_object: bool = False, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """The request's body as a JSON object: 415 unless ``application/json``, else 400 if not.
+
+    ``limit`` is the largest body read (413 beyond); an import takes more than a deal.
+    """
     # Checked before reading a byte: a browser form can only send form encodings or
     # text/plain cross-site, which is why the API needs no CSRF token (see __init__).
     if request.mimetype != JSON_MIMETYPE:
         raise UnsupportedMediaType.say(N_("Send the body as application/json."))
-    request.max_content_length = MAX_BODY_BYTES
+    request.max_content_length = limit
     raw = request.get_data(cache=True)
     if empty_is_object and not raw.strip():
         return {}

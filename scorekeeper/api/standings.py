@@ -24,6 +24,7 @@ from scorekeeper.services.standings import Line, SeasonSummary, Standings
 
 from . import bp
 from .inputs import json_body, missing, problem, unknown_fields
+from .openapi import describe
 
 SEASON_FIELDS = ("name", "starts_on", "ends_on")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -312,3 +313,7 @@ def openapi_paths() -> dict[str, Any]:
             }
         },
     }
+
+
+# Into the one document at /api/openapi.json.
+describe(openapi_paths(), openapi_schemas())

@@ -24,6 +24,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
+from scorekeeper import charts
 from scorekeeper.extensions import db
 from scorekeeper.messages import say
 from scorekeeper.models import Correction, Game, Season
@@ -164,9 +165,12 @@ def started(game_id: int) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
     view = service.view_game(service.load_game(game_id))
+    # The running totals as a chart, with its data table for screen readers and print.
+    chart = charts.running_totals_svg(view) if view.deals else None
     return render_template(
         "games/show.html",
         view=view,
+        chart=chart,
         undo=_undo_offer("abandon", game_id),
         stamp=service.change_stamp(game_id),
         go_out_now=_go_out_now(view),

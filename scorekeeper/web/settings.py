@@ -1,14 +1,32 @@
-"""Pages: the settings page (the table passcode), signing in and signing out."""
+"""Pages: the settings page (the table passcode, your data), signing in and signing out.
+
+Your data: download an export (JSON or a zip of CSV files), import a JSON export, make a
+backup now, and restore one. Downloads are reads; every other action is a write, guarded
+by the table passcode like all writes (see :mod:`scorekeeper.auth`) and by the CSRF token.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, SubmitField  # type: ignore[import-untyped]
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.exceptions import RequestEntityTooLarge
+from wtforms import BooleanField, HiddenField, PasswordField, SubmitField  # type: ignore[import-untyped]
 from wtforms.validators import (  # type: ignore[import-untyped]
+    DataRequired,
     EqualTo,
     InputRequired,
     Length,
@@ -16,6 +34,11 @@ from wtforms.validators import (  # type: ignore[import-untyped]
 )
 
 from scorekeeper import auth
+from scorekeeper.messages import say
+from scorekeeper.services import backups, exchange
+from scorekeeper.services import standings as standings_service
+from scorekeeper.services.errors import NotFound as NotFoundError
+from scorekeeper.services.errors import ServiceError
 
 bp = Blueprint("settings", __name__)
 
@@ -64,7 +87,39 @@ class PasscodeForm(FlaskForm):  # type: ignore[misc]
     clear = SubmitField(_l("Remove the passcode"))
 
 
+class ImportForm(FlaskForm):  # type: ignore[misc]
+    file = FileField(
+        _l("Export file (JSON)"),
+        validators=[FileRequired(_l("Choose the export file to import."))],
+        render_kw={"accept": "application/json,.json"},
+    )
+    submit = SubmitField(_l("Import"))
+
+
+class BackupForm(FlaskForm):  # type: ignore[misc]
+    submit = SubmitField(_l("Back up now"))
+
+
+class RestoreForm(FlaskForm):  # type: ignore[misc]
+    name = HiddenField(validators=[DataRequired()])
+    confirm = BooleanField(
+        _l("Yes, replace everything by this backup"),
+        validators=[DataRequired(_l("Tick the box to confirm the restore."))],
+    )
+    submit = SubmitField(_l("Restore"))
+
+
+def _backups() -> tuple[list[backups.Backup], str | None]:
+    """The backups, or why there are none here (not SQLite)."""
+    try:
+        backups.database_path()
+    except ServiceError as error:
+        return [], " ".join(say(p) for p in error.problems)
+    return backups.list_backups(), None
+
+
 def _page(form: PasscodeForm, status: int = 200) -> ResponseReturnValue:
+    listed, refused = _backups()
     return (
         render_template(
             "settings/index.html",
@@ -72,9 +127,25 @@ def _page(form: PasscodeForm, status: int = 200) -> ResponseReturnValue:
             passcode_set=auth.passcode_is_set(),
             by_config=auth.set_by_config(),
             signed_in=auth.signed_in(),
+            import_form=ImportForm(),
+            backup_form=BackupForm(),
+            restore_form=RestoreForm(),
+            backups=listed,
+            backups_refused=refused,
+            seasons=standings_service.seasons(),
         ),
         status,
     )
+
+
+def _flash_problems(headline: str, error: ServiceError) -> None:
+    flash(headline, "error")
+    shown = error.problems[:10]
+    for problem in shown:
+        message = say(problem)
+        flash(f"{problem.field}: {message}" if problem.field else message, "error")
+    if len(error.problems) > len(shown):
+        flash(_("… and %(count)d more.", count=len(error.problems) - len(shown)), "error")
 
 
 @bp.get("/settings")
@@ -106,6 +177,124 @@ def update() -> ResponseReturnValue:
     auth.sign_in()  # this tablet stays signed in with the new passcode
     flash(_("The passcode is saved. Other tablets need to sign in with it."), "success")
     return redirect(url_for(".index"))
+
+
+# ---------------------------------------------------------------------------
+# Your data
+
+
+def _season_arg() -> int | None:
+    raw = request.args.get("season", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < int(raw) < 2**63 else None
+
+
+def _download(data: bytes, name: str, mimetype: str) -> Response:
+    return Response(
+        data,
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def _export_name(season_id: int | None, extension: str) -> str:
+    scope = f"season-{season_id}" if season_id is not None else "all"
+    return f"scorekeeper-{scope}.{extension}"
+
+
+@bp.get("/settings/export.json")
+def export_json() -> ResponseReturnValue:
+    season_id = _season_arg()
+    try:
+        data = exchange.export_json(season_id).encode("utf-8")
+    except NotFoundError:
+        abort(404)
+    return _download(data, _export_name(season_id, "json"), "application/json")
+
+
+@bp.get("/settings/export.zip")
+def export_csv() -> ResponseReturnValue:
+    season_id = _season_arg()
+    try:
+        data = exchange.export_csv(season_id)
+    except NotFoundError:
+        abort(404)
+    return _download(data, _export_name(season_id, "csv.zip"), "application/zip")
+
+
+@bp.post("/settings/import")
+def import_file() -> ResponseReturnValue:
+    # Read no more than an import may be: a bigger upload is refused before it is stored.
+    request.max_content_length = int(
+        current_app.config.get("IMPORT_MAX_BYTES", exchange.DEFAULT_IMPORT_MAX_BYTES)
+    )
+    try:
+        form = ImportForm()
+        valid = form.validate()
+    except RequestEntityTooLarge:
+        flash(_("The file is too large to import."), "error")
+        return redirect(url_for(".index"), 303)
+    if not valid:
+        for messages in form.errors.values():
+            for message in messages:
+                flash(str(message), "error")
+        return redirect(url_for(".index"), 303)
+    try:
+        summary = exchange.import_text(form.file.data.read())
+    except ServiceError as error:
+        _flash_problems(_("The file was not imported; nothing was changed."), error)
+        return redirect(url_for(".index"), 303)
+    flash(
+        _(
+            "Imported %(games)d games, %(players)d players, %(seasons)d seasons and %(house)d "
+            "house rules; %(skipped)d games were already there.",
+            games=summary.imported.games,
+            players=summary.imported.players,
+            seasons=summary.imported.seasons,
+            house=summary.imported.house_rules,
+            skipped=summary.skipped.games,
+        ),
+        "success",
+    )
+    return redirect(url_for(".index"), 303)
+
+
+@bp.post("/settings/backup")
+def backup() -> ResponseReturnValue:
+    form = BackupForm()
+    if not form.validate():
+        flash(_("The form expired; please try again."), "error")
+        return redirect(url_for(".index"), 303)
+    try:
+        made = backups.make_backup()
+    except ServiceError as error:
+        _flash_problems(_("No backup was made."), error)
+        return redirect(url_for(".index"), 303)
+    flash(_("Backed up to %(name)s.", name=made.name), "success")
+    return redirect(url_for(".index"), 303)
+
+
+@bp.post("/settings/restore")
+def restore() -> ResponseReturnValue:
+    form = RestoreForm()
+    if not form.validate():
+        for messages in form.errors.values():
+            for message in messages:
+                flash(str(message), "error")
+        return redirect(url_for(".index", _anchor="backups"), 303)
+    try:
+        safety = backups.restore_named(form.name.data)
+    except ServiceError as error:
+        _flash_problems(_("Nothing was restored."), error)
+        return redirect(url_for(".index", _anchor="backups"), 303)
+    flash(
+        _(
+            "Restored %(name)s. The database as it was before is kept as %(safety)s.",
+            name=form.name.data,
+            safety=safety.name,
+        ),
+        "success",
+    )
+    return redirect(url_for(".index", _anchor="backups"), 303)
 
 
 @bp.route("/sign-in", methods=["GET", "POST"])

@@ -14,7 +14,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.rules import Cards, TeamTally
-from scorekeeper.services import games
+from scorekeeper.services import backups, games
 from scorekeeper.services import players as player_service
 from scorekeeper.services.games import TeamSpec
 
@@ -78,7 +78,7 @@ def _staying(melded: int = 260) -> TeamTally:
 
 
 def _seed(app: Flask) -> dict[str, int]:
-    """A season, and a game with two deals and one correction: every kind of page has data."""
+    """A season, a game with two deals and one correction, a backup: every page has data."""
     with app.app_context():
         season = player_service.create_season("Winter", date(2026, 1, 1), date(2026, 3, 31))
         game = games.start_game(
@@ -92,6 +92,7 @@ def _seed(app: Flask) -> dict[str, int]:
         first = games.load_game(game_id).deals[0]
         games.correct_deal(game_id, 1, first.version, [_going_out(), _staying(280)])
         player = player_service.all_players()[0]
+        backups.make_backup()  # so the settings page lists one, with its restore form
         return {"game": game_id, "season": int(season.id), "player": int(player.id)}
 
 

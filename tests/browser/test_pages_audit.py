@@ -44,6 +44,7 @@ PAGES = {
     "players-merge": "/players/merge",
     "player-stats": "/players/{player}/stats",
     "connect": "/connect",
+    "settings": "/settings",
     "not-found": "/no-such-page",
 }
 

@@ -27,12 +27,21 @@ def server_env(database: Path, port: int) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("DATABASE_URL", "SCOREKEEPER_SECRET_KEY", "PORT", "FLASK_DEBUG")
+        if key
+        not in (
+            "DATABASE_URL",
+            "SCOREKEEPER_SECRET_KEY",
+            "SCOREKEEPER_BACKUP_DAILY",
+            "PORT",
+            "FLASK_DEBUG",
+        )
     }
     env.update(
         DATABASE_URL=f"sqlite:///{database}",
         PORT=str(port),
         SCOREKEEPER_SECRET_KEY="crash-test-only",
+        # The server's instance folder is the project's: no daily backups from the tests there.
+        SCOREKEEPER_BACKUP_DAILY="0",
         PYTHONUNBUFFERED="1",
     )
     return env

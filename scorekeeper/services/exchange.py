@@ -1,0 +1,1128 @@
+"""Data that leaves and comes back: export as JSON or CSV, and import an export.
+
+The JSON export is complete (players, seasons, house rules, and every game with its ruleset
+snapshot, teams, deals with every tally field and corrections) and carries
+:data:`FORMAT` and :data:`VERSION`. Importing it:
+
+- checks the **whole** document first and refuses it as a whole, naming every problem and
+  where it is (a JSON path such as ``games[2].deals[0].teams[1].melded``); nothing is written;
+- matches what is already there: players and seasons by name (case-insensitively), house
+  rules by their id (slug), games by their ``uid``. Existing ones are kept as they are and
+  counted as skipped, so importing the same file twice adds nothing the second time;
+- re-scores every deal with the game's own rules (the scores in the file must agree), so the
+  stored scores are exactly what :mod:`.games` would have stored;
+- writes everything in one transaction and drops the cached standings.
+
+Games are imported in the order they were played (date, then their order in the file), which
+is the order ratings are computed in: a round trip into an empty database gives the same
+standings and ratings.
+
+The CSV export is a zip with one CSV file per table, for a spreadsheet; any text cell that a
+spreadsheet would read as a formula is neutralised (see :func:`safe_cell`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from scorekeeper.extensions import db
+from scorekeeper.models import (
+    Correction,
+    Deal,
+    DealResult,
+    Game,
+    HouseRules,
+    Player,
+    Season,
+    Team,
+    TeamMember,
+    utcnow,
+)
+from scorekeeper.rules import (
+    PRESETS,
+    CardClass,
+    Problem,
+    RuleSet,
+    RuleSetError,
+    TallyError,
+    TeamTally,
+    read_team,
+    score_team,
+    validate_deal,
+)
+from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
+
+from . import standings
+from .errors import Conflict, Invalid, NotFound
+from .games import TRACKED_FIELDS
+
+FORMAT = "scorekeeper-export"
+VERSION = 1
+# Text cells a spreadsheet reads as a formula (or as the start of one).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_UID = re.compile(r"[0-9a-f]{32}")
+# Problems listed in one refusal; a file broken everywhere need not list ten thousand.
+MOST_PROBLEMS = 50
+# An export of years of Saturday nights is a few megabytes.
+DEFAULT_IMPORT_MAX_BYTES = 32 * 1024 * 1024
+
+
+# ---------------------------------------------------------------------------
+# Export
+
+
+def _stamp(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:  # SQLite hands back naive datetimes: they were stored in UTC
+        value = value.replace(tzinfo=UTC)
+    return value.isoformat()
+
+
+def _day(value: date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _games(season_id: int | None) -> list[Game]:
+    query = (
+        db.select(Game)
+        .options(
+            selectinload(Game.season),
+            selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
+            selectinload(Game.deals).selectinload(Deal.results),
+            selectinload(Game.corrections),
+        )
+        .order_by(Game.played_on, Game.id)
+    )
+    if season_id is not None:
+        query = query.where(Game.season_id == season_id)
+    return list(db.session.scalars(query))
+
+
+def result_json(result: DealResult, rules: RuleSet) -> dict[str, Any]:
+    """One team's tally of a deal in its JSON form (no name), with its score."""
+    data = result.tally().to_json()
+    del data["name"]
+    data["score"] = score_team(rules, result.tally()).score
+    return data
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    rules = game.rules()
+    totals = [0] * len(game.teams)
+    deals = []
+    for deal in game.deals:
+        teams = [result_json(result, rules) for result in deal.results]
+        for result, data in zip(deal.results, teams, strict=True):
+            totals[result.position] += data["score"]
+        deals.append(
+            {
+                "number": deal.number,
+                "version": deal.version,
+                "created_at": _stamp(deal.created_at),
+                "updated_at": _stamp(deal.updated_at),
+                "teams": teams,
+            }
+        )
+    return {
+        "uid": game.uid,
+        "played_on": _day(game.played_on),
+        "season": game.season.name if game.season else None,
+        "ruleset_id": game.ruleset_id,
+        "ruleset": game.ruleset,
+        "decks": game.decks,
+        "first_dealer_seat": game.first_dealer_seat,
+        "created_at": _stamp(game.created_at),
+        "finished_at": _stamp(game.finished_at),
+        "abandoned_at": _stamp(game.abandoned_at),
+        "deleted_at": _stamp(game.deleted_at),
+        "teams": [
+            {"name": team.name, "players": [m.player.name for m in team.members]}
+            for team in game.teams
+        ],
+        "deals": deals,
+        "totals": totals,
+        "corrections": [
+            {
+                "deal": c.deal_number,
+                "batch": c.batch,
+                "team": c.team_position,
+                "field": c.field,
+                "old": json.loads(c.old_value),
+                "new": json.loads(c.new_value),
+                "created_at": _stamp(c.created_at),
+                "undone_at": _stamp(c.undone_at),
+            }
+            for c in game.corrections
+        ],
+    }
+
+
+def export_document(season_id: int | None = None) -> dict[str, Any]:
+    """Everything (or one season: its games, their players and rules) as one JSON document."""
+    season = standings.get_season(season_id) if season_id is not None else None
+    games = _games(season_id)
+    if season is None:
+        players = list(db.session.scalars(db.select(Player).order_by(Player.id)))
+        seasons = list(db.session.scalars(db.select(Season).order_by(Season.id)))
+        house = list(db.session.scalars(db.select(HouseRules).order_by(HouseRules.id)))
+    else:
+        seen = {m.player_id for game in games for team in game.teams for m in team.members}
+        players = list(
+            db.session.scalars(db.select(Player).where(Player.id.in_(seen)).order_by(Player.id))
+        )
+        seasons = [season]
+        used = {game.ruleset_id for game in games}
+        house = list(
+            db.session.scalars(
+                db.select(HouseRules).where(HouseRules.slug.in_(used)).order_by(HouseRules.id)
+            )
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _stamp(utcnow()),
+        "season": season.name if season else None,
+        "players": [{"name": p.name, "created_at": _stamp(p.created_at)} for p in players],
+        "seasons": [
+            {
+                "name": s.name,
+                "starts_on": _day(s.starts_on),
+                "ends_on": _day(s.ends_on),
+                "created_at": _stamp(s.created_at),
+            }
+            for s in seasons
+        ],
+        "house_rules": [
+            {
+                "id": h.slug,
+                "name": h.name,
+                "ruleset": h.ruleset,
+                "created_at": _stamp(h.created_at),
+                "updated_at": _stamp(h.updated_at),
+            }
+            for h in house
+        ],
+        "games": [game_json(game) for game in games],
+    }
+
+
+def export_json(season_id: int | None = None) -> str:
+    return json.dumps(export_document(season_id), ensure_ascii=False, indent=1)
+
+
+# ---------------------------------------------------------------------------
+# CSV
+
+
+def safe_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text, never runs: ``=1+1`` becomes ``'=1+1``.
+
+    Numbers stay numbers, and so does text that is a plain number such as ``-50``.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return value
+    text = str(value)
+    if text.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([safe_cell(value) for value in row])
+    # With a byte order mark, spreadsheets open the file as UTF-8 (accented names intact).
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def _state(game: Game) -> str:
+    if game.deleted_at is not None:
+        return "deleted"
+    if game.abandoned_at is not None:
+        return "abandoned"
+    return "finished" if game.finished_at is not None else "in play"
+
+
+CARD_COLUMNS = [card.value for card in CardClass]
+DEAL_COLUMNS = [
+    "game",
+    "played_on",
+    "season",
+    "ruleset",
+    "deal",
+    "team",
+    "team_name",
+    "players",
+    *COUNT_FIELDS,
+    "special_books",
+    "melded_points",
+    *(f"melded_{card}" for card in CARD_COLUMNS),
+    "left_points",
+    *(f"left_{card}" for card in CARD_COLUMNS),
+    "went_out",
+    "opening_meld",
+    "score",
+    "running_total",
+]
+
+
+def export_csv(season_id: int | None = None) -> bytes:
+    """A zip of CSV files: players, seasons, games, teams, deals (one row per team per deal)."""
+    document = export_document(season_id)
+    games = document["games"]
+    files: dict[str, bytes] = {
+        "players.csv": _csv(
+            ["name", "created_at"], ([p["name"], p["created_at"]] for p in document["players"])
+        ),
+        "seasons.csv": _csv(
+            ["name", "starts_on", "ends_on"],
+            ([s["name"], s["starts_on"], s["ends_on"]] for s in document["seasons"]),
+        ),
+    }
+    states = {game.uid: _state(game) for game in _games(season_id)}
+    files["games.csv"] = _csv(
+        [
+            "game",
+            "played_on",
+            "season",
+            "ruleset",
+            "ruleset_name",
+            "decks",
+            "deals",
+            "state",
+            "winner",
+            "teams",
+        ],
+        (
+            [
+                g["uid"],
+                g["played_on"],
+                g["season"],
+                g["ruleset_id"],
+                g["ruleset"].get("name", ""),
+                g["decks"],
+                len(g["deals"]),
+                states.get(g["uid"], ""),
+                _winner(g),
+                " | ".join(t["name"] for t in g["teams"]),
+            ]
+            for g in games
+        ),
+    )
+    files["teams.csv"] = _csv(
+        ["game", "played_on", "team", "team_name", "players", "total"],
+        (
+            [g["uid"], g["played_on"], i + 1, t["name"], ", ".join(t["players"]), g["totals"][i]]
+            for g in games
+            for i, t in enumerate(g["teams"])
+        ),
+    )
+    files["deals.csv"] = _csv(DEAL_COLUMNS, _deal_rows(games))
+    files["corrections.csv"] = _csv(
+        ["game", "deal", "team", "field", "old", "new", "created_at", "undone_at"],
+        (
+            [
+                g["uid"],
+                c["deal"],
+                None if c["team"] is None else c["team"] + 1,
+                c["field"],
+                json.dumps(c["old"]),
+                json.dumps(c["new"]),
+                c["created_at"],
+                c["undone_at"],
+            ]
+            for g in games
+            for c in g["corrections"]
+        ),
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _winner(game: Mapping[str, Any]) -> str:
+    totals = game["totals"]
+    if not game["finished_at"] or not totals:
+        return ""
+    best = max(totals)
+    return " = ".join(
+        t["name"] for t, total in zip(game["teams"], totals, strict=True) if total == best
+    )
+
+
+def _cards(value: Any) -> list[Any]:
+    if isinstance(value, Mapping):
+        return [None, *(value.get(card, 0) for card in CARD_COLUMNS)]
+    return [value, *([None] * len(CARD_COLUMNS))]
+
+
+def _deal_rows(games: Sequence[Mapping[str, Any]]) -> Iterable[list[Any]]:
+    for g in games:
+        running = [0] * len(g["teams"])
+        for deal in g["deals"]:
+            for i, team in enumerate(deal["teams"]):
+                running[i] += team["score"]
+                yield [
+                    g["uid"],
+                    g["played_on"],
+                    g["season"],
+                    g["ruleset_id"],
+                    deal["number"],
+                    i + 1,
+                    g["teams"][i]["name"],
+                    ", ".join(g["teams"][i]["players"]),
+                    *(team[key] for key in COUNT_FIELDS),
+                    json.dumps(team["special_books"]) if team["special_books"] else "",
+                    *_cards(team["melded"]),
+                    *_cards(team["left"]),
+                    team["went_out"],
+                    team["opening_meld"],
+                    team["score"],
+                    running[i],
+                ]
+
+
+# ---------------------------------------------------------------------------
+# Import: reading and checking the whole document before anything is written
+
+
+@dataclass
+class Counts:
+    players: int = 0
+    seasons: int = 0
+    house_rules: int = 0
+    games: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "players": self.players,
+            "seasons": self.seasons,
+            "house_rules": self.house_rules,
+            "games": self.games,
+        }
+
+
+@dataclass
+class ImportSummary:
+    imported: Counts = field(default_factory=Counts)
+    skipped: Counts = field(default_factory=Counts)
+
+
+@dataclass
+class _TeamIn:
+    name: str
+    players: list[str]
+
+
+@dataclass
+class _DealIn:
+    number: int
+    version: int
+    created_at: datetime | None
+    updated_at: datetime | None
+    tallies: list[TeamTally]
+    scores: list[int]
+
+
+@dataclass
+class _GameIn:
+    index: int
+    uid: str
+    played_on: date
+    season: str | None
+    rules: RuleSet
+    decks: int
+    first_dealer_seat: int
+    created_at: datetime | None
+    finished_at: datetime | None
+    abandoned_at: datetime | None
+    deleted_at: datetime | None
+    teams: list[_TeamIn]
+    deals: list[_DealIn]
+    corrections: list[dict[str, Any]]
+
+
+@dataclass
+class _SeasonIn:
+    name: str
+    starts_on: date | None
+    ends_on: date | None
+    created_at: datetime | None
+
+
+@dataclass
+class _HouseIn:
+    slug: str
+    name: str
+    rules: RuleSet
+    created_at: datetime | None
+    updated_at: datetime | None
+
+
+@dataclass
+class _Document:
+    players: list[tuple[str, datetime | None]]
+    seasons: list[_SeasonIn]
+    house: list[_HouseIn]
+    games: list[_GameIn]
+
+
+class _TooMany(Exception):
+    """Enough problems found to refuse the file; the rest would only be noise."""
+
+
+class _Reader:
+    """Reads the document, collecting every problem with the JSON path where it is."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def fail(self, where: str, template: str, team: int | None = None, **params: Any) -> None:
+        self.problems.append(Problem(team, where, template, {"where": where, **params}))
+        if len(self.problems) >= MOST_PROBLEMS:
+            raise _TooMany
+
+    def add(self, where: str, problems: Iterable[Problem], *, teams: bool = False) -> None:
+        """Problems found by the rules core, placed under ``where`` (by team, if ``teams``)."""
+        for p in problems:
+            place = f"{where}[{p.team}]" if teams and p.team is not None else where
+            path = f"{place}.{p.field}" if p.field else place
+            self.problems.append(Problem(p.team, path, p.template, {**p.params, "where": path}))
+        if len(self.problems) >= MOST_PROBLEMS:
+            raise _TooMany
+
+    # --- plain values
+
+    def mapping(self, value: Any, where: str) -> Mapping[str, Any] | None:
+        if not isinstance(value, Mapping):
+            self.fail(where, N_("%(where)s must be an object."))
+            return None
+        return value
+
+    def items(self, data: Mapping[str, Any], key: str, where: str) -> list[Any]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            self.fail(f"{where}{key}", N_("%(where)s must be a list."))
+            return []
+        return value
+
+    def text(self, value: Any, where: str, longest: int = NAME_LONGEST) -> str | None:
+        if not isinstance(value, str) or not value.strip():
+            self.fail(where, N_("%(where)s must be a text that is not empty."))
+            return None
+        if len(value.strip()) > longest:
+            self.fail(where, N_("%(where)s has more than %(longest)d characters."), longest=longest)
+            return None
+        return value.strip()
+
+    def whole(self, value: Any, where: str, low: int, high: int) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.fail(
+                where,
+                N_("%(where)s must be a whole number from %(low)d to %(high)d."),
+                low=low,
+                high=high,
+            )
+            return None
+        return value
+
+    def day(self, value: Any, where: str, *, optional: bool = False) -> date | None:
+        if value is None and optional:
+            return None
+        try:
+            if isinstance(value, str) and len(value) == 10:
+                return date.fromisoformat(value)
+        except ValueError:
+            pass
+        self.fail(where, N_("%(where)s must be a date such as 2025-01-31."))
+        return None
+
+    def moment(self, value: Any, where: str) -> datetime | None:
+        if value is None:
+            return None
+        try:
+            if isinstance(value, str):
+                moment = datetime.fromisoformat(value)
+                return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        except ValueError:
+            pass
+        self.fail(where, N_("%(where)s must be a date and time such as 2025-01-31T20:15:00+00:00."))
+        return None
+
+    # --- the document
+
+    def document(self, data: Any) -> _Document:
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            self.fail("format", N_("This is not a scorekeeper export (format is not %(format)s)."),
+                      format=FORMAT)  # fmt: skip
+            raise _TooMany
+        if data.get("version") != VERSION:
+            self.fail(
+                "version",
+                N_("This export has format version %(found)s; this app reads version %(version)d."),
+                found=json.dumps(data.get("version")),
+                version=VERSION,
+            )
+            raise _TooMany
+        players = self.players(self.items(data, "players", ""))
+        seasons = self.seasons(self.items(data, "seasons", ""))
+        house = self.house_rules(self.items(data, "house_rules", ""))
+        known = {p.casefold() for p, _ in players}
+        season_names = {s.name.casefold() for s in seasons}
+        rules = {h.slug: h.rules for h in house}
+        games = [
+            game
+            for i, item in enumerate(self.items(data, "games", ""))
+            if (game := self.game(item, f"games[{i}]", i, known, season_names, rules))
+        ]
+        uids = [game.uid for game in games]
+        for game in games:
+            if uids.count(game.uid) > 1:
+                self.fail(f"games[{game.index}].uid", N_("%(where)s appears twice in this file."))
+        return _Document(players, seasons, house, games)
+
+    def players(self, items: list[Any]) -> list[tuple[str, datetime | None]]:
+        found: list[tuple[str, datetime | None]] = []
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            where = f"players[{i}]"
+            data = self.mapping(item, where)
+            if data is None:
+                continue
+            name = self.text(data.get("name"), f"{where}.name")
+            if name is None:
+                continue
+            if name.casefold() in seen:
+                self.fail(f"{where}.name", N_("%(name)s is listed twice."), name=name)
+            seen.add(name.casefold())
+            found.append((name, self.moment(data.get("created_at"), f"{where}.created_at")))
+        return found
+
+    def seasons(self, items: list[Any]) -> list[_SeasonIn]:
+        found: list[_SeasonIn] = []
+        for i, item in enumerate(items):
+            where = f"seasons[{i}]"
+            data = self.mapping(item, where)
+            if data is None:
+                continue
+            name = self.text(data.get("name"), f"{where}.name")
+            starts = self.day(data.get("starts_on"), f"{where}.starts_on", optional=True)
+            ends = self.day(data.get("ends_on"), f"{where}.ends_on", optional=True)
+            if starts and ends and ends < starts:
+                self.fail(f"{where}.ends_on", N_("A season cannot end before it starts."))
+            created = self.moment(data.get("created_at"), f"{where}.created_at")
+            if name is not None:
+                if any(s.name.casefold() == name.casefold() for s in found):
+                    self.fail(f"{where}.name", N_("%(name)s is listed twice."), name=name)
+                found.append(_SeasonIn(name, starts, ends, created))
+        return found
+
+    def ruleset(self, value: Any, where: str) -> RuleSet | None:
+        if not isinstance(value, Mapping):
+            self.fail(where, N_("%(where)s must be a whole ruleset object."))
+            return None
+        try:
+            return RuleSet.from_dict(value)
+        except RuleSetError as error:
+            self.add(where, error.problems)
+            return None
+
+    def house_rules(self, items: list[Any]) -> list[_HouseIn]:
+        found: list[_HouseIn] = []
+        for i, item in enumerate(items):
+            where = f"house_rules[{i}]"
+            data = self.mapping(item, where)
+            if data is None:
+                continue
+            slug = self.text(data.get("id"), f"{where}.id", 63)
+            name = self.text(data.get("name"), f"{where}.name")
+            rules = self.ruleset(data.get("ruleset"), f"{where}.ruleset")
+            if slug is not None and slug in PRESETS:
+                self.fail(f"{where}.id", N_("%(id)s is a preset, not house rules."), id=slug)
+            created = self.moment(data.get("created_at"), f"{where}.created_at")
+            updated = self.moment(data.get("updated_at"), f"{where}.updated_at")
+            if slug and name and rules:
+                found.append(_HouseIn(slug, name, rules, created, updated))
+        return found
+
+    def game_rules(
+        self, data: Mapping[str, Any], where: str, house: Mapping[str, RuleSet]
+    ) -> RuleSet | None:
+        snapshot = data.get("ruleset")
+        if isinstance(snapshot, str):
+            # Only a ruleset's id: a preset, or house rules from this file or this database.
+            known = PRESETS.get(snapshot) or house.get(snapshot)
+            if known is None:
+                stored = db.session.scalar(db.select(HouseRules).filter_by(slug=snapshot))
+                known = stored.rules() if stored else None
+            if known is None:
+                self.fail(f"{where}.ruleset", N_("There are no rules called %(id)s."), id=snapshot)
+            return known
+        return self.ruleset(snapshot, f"{where}.ruleset")
+
+    def game(
+        self,
+        item: Any,
+        where: str,
+        index: int,
+        players: set[str],
+        seasons: set[str],
+        house: Mapping[str, RuleSet],
+    ) -> _GameIn | None:
+        data = self.mapping(item, where)
+        if data is None:
+            return None
+        before = len(self.problems)
+        uid = data.get("uid")
+        if not isinstance(uid, str) or not _UID.fullmatch(uid):
+            self.fail(f"{where}.uid", N_("%(where)s must be 32 hexadecimal digits."))
+        played_on = self.day(data.get("played_on"), f"{where}.played_on")
+        season = data.get("season")
+        if season is not None:
+            season = self.text(season, f"{where}.season")
+            if season is not None and season.casefold() not in seasons:
+                self.fail(
+                    f"{where}.season",
+                    N_("Season %(name)s is not in the file's seasons."),
+                    name=season,
+                )
+        rules = self.game_rules(data, where, house)
+        decks = self.whole(data.get("decks"), f"{where}.decks", *BOUNDS["decks"])
+        teams = self.teams(self.items(data, "teams", f"{where}."), f"{where}.teams", players)
+        count = sum(len(t.players) for t in teams)
+        if rules is not None and teams and len(self.problems) == before:
+            self.seating(rules, teams, f"{where}.teams")
+        dealer = self.whole(
+            data.get("first_dealer_seat", 0), f"{where}.first_dealer_seat", 0, max(count - 1, 0)
+        )
+        stamps = {
+            key: self.moment(data.get(key), f"{where}.{key}")
+            for key in ("created_at", "finished_at", "abandoned_at", "deleted_at")
+        }
+        if rules is None or decks is None or len(self.problems) > before:
+            return None
+        deals = self.deals(self.items(data, "deals", f"{where}."), where, rules, teams, decks)
+        if len(self.problems) > before:
+            return None
+        self.totals(data, where, deals, len(teams))
+        finished = len(deals) == rules.deal_count
+        if stamps["finished_at"] is not None and not finished:
+            self.fail(
+                f"{where}.finished_at",
+                N_("The game is marked finished but has %(deals)d of its %(all)d deals."),
+                deals=len(deals),
+                all=rules.deal_count,
+            )
+        if finished and stamps["finished_at"] is None:
+            stamps["finished_at"] = deals[-1].updated_at or utcnow()
+        corrections = self.corrections(self.items(data, "corrections", f"{where}."), where, deals)
+        if len(self.problems) > before or played_on is None or dealer is None:
+            return None
+        return _GameIn(
+            index=index,
+            uid=str(uid),
+            played_on=played_on,
+            season=season,
+            rules=rules,
+            decks=decks,
+            first_dealer_seat=dealer,
+            created_at=stamps["created_at"],
+            finished_at=stamps["finished_at"],
+            abandoned_at=stamps["abandoned_at"],
+            deleted_at=stamps["deleted_at"],
+            teams=teams,
+            deals=deals,
+            corrections=corrections,
+        )
+
+    def teams(self, items: list[Any], where: str, players: set[str]) -> list[_TeamIn]:
+        low, high = BOUNDS["teams"]
+        if not low <= len(items) <= high:
+            self.fail(where, N_("A game needs %(low)d to %(high)d teams."), low=low, high=high)
+            return []
+        teams: list[_TeamIn] = []
+        seated: set[str] = set()
+        for i, item in enumerate(items):
+            data = self.mapping(item, f"{where}[{i}]")
+            if data is None:
+                continue
+            name = self.text(data.get("name"), f"{where}[{i}].name")
+            names = data.get("players")
+            if not isinstance(names, list) or not names:
+                self.fail(f"{where}[{i}].players", N_("Every team needs at least one player."))
+                continue
+            members: list[str] = []
+            for j, raw in enumerate(names):
+                player = self.text(raw, f"{where}[{i}].players[{j}]")
+                if player is None:
+                    continue
+                if player.casefold() not in players:
+                    self.fail(
+                        f"{where}[{i}].players[{j}]",
+                        N_("%(name)s is not in the file's players."),
+                        name=player,
+                    )
+                if player.casefold() in seated:
+                    self.fail(
+                        f"{where}[{i}].players[{j}]",
+                        N_("%(name)s cannot sit at the table twice."),
+                        name=player,
+                    )
+                seated.add(player.casefold())
+                members.append(player)
+            if name is not None:
+                if any(t.name.casefold() == name.casefold() for t in teams):
+                    self.fail(f"{where}[{i}].name", N_("Two teams cannot have the same name."))
+                teams.append(_TeamIn(name, members))
+        return teams
+
+    def seating(self, rules: RuleSet, teams: list[_TeamIn], where: str) -> None:
+        count = sum(len(t.players) for t in teams)
+        sizes = {len(t.players) for t in teams}
+        if not rules.min_players <= count <= rules.max_players:
+            self.fail(
+                where,
+                N_("These rules are for %(low)d to %(high)d players, not %(count)d."),
+                low=rules.min_players,
+                high=rules.max_players,
+                count=count,
+            )
+        elif len(sizes) != 1 or (len(teams), sizes.pop()) not in rules.seatings(count):
+            self.fail(where, N_("These rules cannot seat these teams."))
+
+    def deals(
+        self, items: list[Any], game: str, rules: RuleSet, teams: list[_TeamIn], decks: int
+    ) -> list[_DealIn]:
+        if len(items) > rules.deal_count:
+            self.fail(
+                f"{game}.deals",
+                N_("These rules play %(deals)d deals; the file has %(given)d."),
+                deals=rules.deal_count,
+                given=len(items),
+            )
+            return []
+        deals: list[_DealIn] = []
+        for i, item in enumerate(items):
+            where = f"{game}.deals[{i}]"
+            data = self.mapping(item, where)
+            if data is None:
+                continue
+            if data.get("number") != i + 1:
+                self.fail(f"{where}.number", N_("%(where)s must be %(number)d."), number=i + 1)
+            version = self.whole(data.get("version", 1), f"{where}.version", 1, 2**31 - 1)
+            entries = data.get("teams")
+            if not isinstance(entries, list) or len(entries) != len(teams):
+                self.fail(
+                    f"{where}.teams",
+                    N_("%(where)s needs one entry for each of the %(count)d teams."),
+                    count=len(teams),
+                )
+                continue
+            tallies: list[TeamTally] = []
+            scores: list[int | None] = []
+            for t, entry in enumerate(entries):
+                if not isinstance(entry, Mapping):
+                    self.fail(f"{where}.teams[{t}]", N_("%(where)s must be an object."), team=t)
+                    continue
+                tally_data = {k: v for k, v in entry.items() if k != "score"}
+                tally_data["name"] = teams[t].name
+                try:
+                    tallies.append(read_team(tally_data, t))
+                except TallyError as error:
+                    self.add(f"{where}.teams[{t}]", _unprefixed(error.problems))
+                    continue
+                score = entry.get("score")
+                scores.append(
+                    score if isinstance(score, int) and not isinstance(score, bool) else None
+                )
+            if len(tallies) != len(teams):
+                continue
+            problems = validate_deal(rules, i + 1, tallies, decks)
+            if problems:
+                self.add(f"{where}.teams", problems, teams=True)
+                continue
+            computed = [score_team(rules, tally).score for tally in tallies]
+            for t, (given, score) in enumerate(zip(scores, computed, strict=True)):
+                if given is not None and given != score:
+                    self.fail(
+                        f"{where}.teams[{t}].score",
+                        N_("%(where)s says %(given)d, but these rules score the tally %(score)d."),
+                        team=t,
+                        given=given,
+                        score=score,
+                    )
+            deals.append(
+                _DealIn(
+                    i + 1,
+                    version or 1,
+                    self.moment(data.get("created_at"), f"{where}.created_at"),
+                    self.moment(data.get("updated_at"), f"{where}.updated_at"),
+                    tallies,
+                    computed,
+                )
+            )
+        return deals
+
+    def totals(self, data: Mapping[str, Any], where: str, deals: list[_DealIn], teams: int) -> None:
+        given = data.get("totals")
+        if given is None:
+            return
+        computed = [sum(deal.scores[t] for deal in deals) for t in range(teams)]
+        if given != computed:
+            self.fail(
+                f"{where}.totals",
+                N_("%(where)s are %(given)s, but the deals add up to %(computed)s."),
+                given=json.dumps(given),
+                computed=json.dumps(computed),
+            )
+
+    def corrections(
+        self, items: list[Any], game: str, deals: list[_DealIn]
+    ) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        for i, item in enumerate(items):
+            where = f"{game}.corrections[{i}]"
+            data = self.mapping(item, where)
+            if data is None:
+                continue
+            deal = self.whole(data.get("deal"), f"{where}.deal", 1, max(len(deals), 1))
+            batch = self.whole(data.get("batch"), f"{where}.batch", 1, 2**31 - 1)
+            team = data.get("team")
+            if team is not None:
+                team = self.whole(team, f"{where}.team", 0, BOUNDS["teams"][1] - 1)
+            name = data.get("field")
+            if name not in TRACKED_FIELDS:
+                self.fail(f"{where}.field", N_("%(where)s is not a field a correction changes."))
+            if "old" not in data or "new" not in data:
+                self.fail(where, N_("%(where)s needs the old and the new value."))
+                continue
+            found.append(
+                {
+                    "deal_number": deal,
+                    "batch": batch,
+                    "team_position": team,
+                    "field": name,
+                    "old_value": json.dumps(data["old"], sort_keys=True),
+                    "new_value": json.dumps(data["new"], sort_keys=True),
+                    "created_at": self.moment(data.get("created_at"), f"{where}.created_at"),
+                    "undone_at": self.moment(data.get("undone_at"), f"{where}.undone_at"),
+                }
+            )
+        return found
+
+
+def _unprefixed(problems: Iterable[Problem]) -> list[Problem]:
+    """Tally problems keep their own field name ("melded"); the team is in the path already."""
+    return [
+        Problem(p.team, "" if p.field == "team" else p.field, p.template, p.params)
+        for p in problems
+    ]
+
+
+def read_document(data: Any) -> _Document:
+    """The document checked as a whole: Invalid with every problem (up to a limit) if broken."""
+    reader = _Reader()
+    try:
+        document = reader.document(data)
+    except _TooMany:
+        document = None
+    if reader.problems or document is None:
+        raise Invalid(reader.problems)
+    return document
+
+
+def parse_json(text: str | bytes) -> Any:
+    """The file's JSON, or Invalid naming the line and column where it stops being JSON."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8-sig")
+        return json.loads(text, parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise Invalid.say(N_("The file is not UTF-8 text."), field="file") from None
+    except json.JSONDecodeError as error:
+        raise Invalid.say(
+            N_("The file is not valid JSON: %(reason)s at line %(line)d, column %(column)d."),
+            field="file",
+            reason=error.msg,
+            line=error.lineno,
+            column=error.colno,
+        ) from None
+    except (ValueError, RecursionError):
+        raise Invalid.say(N_("The file is not valid JSON."), field="file") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# ---------------------------------------------------------------------------
+# Import: writing, in one transaction
+
+
+def import_document(data: Any) -> ImportSummary:
+    """Import an export document; refused as a whole (Invalid) if anything in it is wrong."""
+    document = read_document(data)
+    summary = ImportSummary()
+    try:
+        _write(document, summary)
+        db.session.commit()
+    except IntegrityError:
+        # Another tablet added one of these players or games at the same moment.
+        db.session.rollback()
+        raise Conflict.say(
+            N_("Someone else saved at the same moment; nothing was imported. Please try again."),
+            field="file",
+        ) from None
+    except Exception:
+        db.session.rollback()
+        raise
+    standings.clear_cache()
+    return summary
+
+
+def import_text(text: str | bytes) -> ImportSummary:
+    return import_document(parse_json(text))
+
+
+def _write(document: _Document, summary: ImportSummary) -> None:
+    # Compared in Python, like the games service: SQLite's lower() folds ASCII only.
+    players = {p.name.casefold(): p for p in db.session.scalars(db.select(Player))}
+    for name, created in document.players:
+        if name.casefold() in players:
+            summary.skipped.players += 1
+            continue
+        player = Player(name=name, created_at=created or utcnow())
+        db.session.add(player)
+        players[name.casefold()] = player
+        summary.imported.players += 1
+
+    seasons = {s.name.casefold(): s for s in db.session.scalars(db.select(Season))}
+    for season_in in document.seasons:
+        if season_in.name.casefold() in seasons:
+            summary.skipped.seasons += 1
+            continue
+        season = Season(
+            name=season_in.name,
+            starts_on=season_in.starts_on,
+            ends_on=season_in.ends_on,
+            created_at=season_in.created_at or utcnow(),
+        )
+        db.session.add(season)
+        seasons[season_in.name.casefold()] = season
+        summary.imported.seasons += 1
+
+    slugs = set(db.session.scalars(db.select(HouseRules.slug)))
+    for house in document.house:
+        if house.slug in slugs:
+            summary.skipped.house_rules += 1
+            continue
+        db.session.add(
+            HouseRules(
+                slug=house.slug,
+                name=house.name,
+                ruleset=house.rules.to_dict(),
+                created_at=house.created_at or utcnow(),
+                updated_at=house.updated_at or utcnow(),
+            )
+        )
+        slugs.add(house.slug)
+        summary.imported.house_rules += 1
+
+    uids = set(db.session.scalars(db.select(Game.uid)))
+    versions: list[tuple[Deal, int]] = []
+    # Ratings are computed in the order games were played: keep it (stable for equal dates).
+    for item in sorted(document.games, key=lambda g: g.played_on):
+        if item.uid in uids:
+            summary.skipped.games += 1
+            continue
+        uids.add(item.uid)
+        versions += _add_game(item, players, seasons)
+        summary.imported.games += 1
+        # Each game gets its id before the next: ids follow the order of play.
+        db.session.flush()
+    db.session.flush()
+    for deal, version in versions:
+        if version != deal.version:
+            # The deal's version counts its corrections; the ORM would start it at 1.
+            db.session.execute(update(Deal).where(Deal.id == deal.id).values(version=version))
+
+
+def _add_game(
+    item: _GameIn, players: Mapping[str, Player], seasons: Mapping[str, Season]
+) -> list[tuple[Deal, int]]:
+    now = utcnow()
+    game = Game(
+        uid=item.uid,
+        ruleset=item.rules.to_dict(),
+        ruleset_id=item.rules.id,
+        season=seasons[item.season.casefold()] if item.season else None,
+        played_on=item.played_on,
+        decks=item.decks,
+        first_dealer_seat=item.first_dealer_seat,
+        created_at=item.created_at or now,
+        finished_at=item.finished_at,
+        abandoned_at=item.abandoned_at,
+        deleted_at=item.deleted_at,
+    )
+    for position, team_in in enumerate(item.teams):
+        team = Team(position=position, name=team_in.name)
+        team.members = [
+            TeamMember(player=players[name.casefold()], seat=seat)
+            for seat, name in enumerate(team_in.players)
+        ]
+        game.teams.append(team)
+    versions = []
+    for deal_in in item.deals:
+        deal = Deal(
+            number=deal_in.number,
+            created_at=deal_in.created_at or now,
+            updated_at=deal_in.updated_at or deal_in.created_at or now,
+        )
+        for position, (team, tally, score) in enumerate(
+            zip(game.teams, deal_in.tallies, deal_in.scores, strict=True)
+        ):
+            result = DealResult(position=position, team=team)
+            result.store(tally)
+            result.score = score
+            deal.results.append(result)
+        game.deals.append(deal)
+        versions.append((deal, deal_in.version))
+    for correction in item.corrections:
+        game.corrections.append(
+            Correction(**{**correction, "created_at": correction["created_at"] or now})
+        )
+    db.session.add(game)
+    return versions
+
+
+def season_of(ref: str) -> int:
+    """A season's id from its id or its name (the command line takes either)."""
+    if ref.isdigit():
+        return int(standings.get_season(int(ref)).id)
+    for season in db.session.scalars(db.select(Season)):
+        if season.name.casefold() == ref.strip().casefold():
+            return int(season.id)
+    raise NotFound.say(N_("There is no season %(id)s."), field="season", id=ref)

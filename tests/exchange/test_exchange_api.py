@@ -1,0 +1,154 @@
+"""GET /api/export.json and POST /api/import, checked against the OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from api_support import DOC, Api
+from exchange_support import close, fresh_app, standings_facts, table_counts
+from flask import Flask
+from flask.testing import FlaskClient
+from standings_support import Season
+
+from scorekeeper import auth
+
+PASSCODE = "hand-and-foot"
+EXCHANGE_PATHS = ("/api/export.json", "/api/import")
+
+
+@pytest.fixture
+def api(client: FlaskClient) -> Api:
+    return Api(client)
+
+
+@pytest.fixture
+def other(tmp_path: Path) -> Any:
+    app = fresh_app(tmp_path, "api-other")
+    yield app
+    close(app)
+
+
+def documented(paths: tuple[str, ...]) -> set[tuple[str, str, str]]:
+    return {
+        (path, method, code)
+        for path in paths
+        for method, operation in DOC["paths"][path].items()
+        for code in operation["responses"]
+        if code != "default"
+    }
+
+
+def test_export_then_import_elsewhere_gives_the_same_standings(
+    app: Flask, api: Api, season: Season, other: Flask
+) -> None:
+    exported = api.get("/api/export.json")
+    assert exported.status_code == 200
+    document = exported.get_json()
+    assert len(document["games"]) == 7
+
+    other_api = Api(other.test_client())
+    first = other_api.post("/api/import", document)
+    assert first.status_code == 200
+    assert first.get_json() == {
+        "imported": {"players": 5, "seasons": 1, "house_rules": 0, "games": 7},
+        "skipped": {"players": 0, "seasons": 0, "house_rules": 0, "games": 0},
+    }
+    assert standings_facts(other) == standings_facts(app)
+    counts = table_counts(other)
+    second = other_api.post("/api/import", document).get_json()
+    assert second["imported"]["games"] == 0 and second["skipped"]["games"] == 7
+    assert table_counts(other) == counts
+
+
+def test_one_season_and_refusals_of_the_export(api: Api, season: Season) -> None:
+    winter = api.get(f"/api/export.json?season={season.season_id}").get_json()
+    assert winter["season"] == "Winter" and len(winter["games"]) == 6
+    assert api.get("/api/export.json?season=abc").status_code == 400
+    assert api.get("/api/export.json?season=0").status_code == 400
+    assert api.get("/api/export.json?season=99").status_code == 404
+
+
+def test_a_broken_document_is_refused_whole_with_every_problem_named(
+    app: Flask, api: Api, season: Season, other: Flask
+) -> None:
+    document = api.get("/api/export.json").get_json()
+    document["games"][3]["deals"][0]["teams"][0]["clean_books"] = -1
+    document["games"][4]["ruleset"] = "house-of-cards"
+    other_api = Api(other.test_client())
+    before = table_counts(other)
+
+    refused = other_api.post("/api/import", document)
+
+    assert refused.status_code == 422
+    fields = {e["field"]: e["message"] for e in refused.get_json()["errors"]}
+    assert "must be between" in fields["games[3].deals[0].teams[0].clean_books"]
+    assert "no rules called house-of-cards" in fields["games[4].ruleset"]
+    assert table_counts(other) == before
+
+
+def test_import_refuses_what_is_not_a_json_export(api: Api, app: Flask) -> None:
+    before = table_counts(app)
+    assert api.post("/api/import", data="{", content_type="application/json").status_code == 400
+    assert api.post("/api/import", data="a=1", content_type="text/plain").status_code == 415
+    wrong = api.post("/api/import", {"format": "scorekeeper-export", "version": 2})
+    assert wrong.status_code == 422
+    assert "format version 2" in wrong.get_json()["errors"][0]["message"]
+    app.config["IMPORT_MAX_BYTES"] = 100
+    assert api.post("/api/import", {"padding": "x" * 200}).status_code == 413
+    assert table_counts(app) == before
+
+
+def test_every_documented_answer_of_export_and_import_is_given(
+    app: Flask, api: Api, season: Season
+) -> None:
+    document = api.get("/api/export.json").get_json()
+    api.get("/api/export.json?season=x")
+    api.get("/api/export.json?season=99")
+    api.post("/api/import", document)
+    api.post("/api/import", {"format": "nothing"})
+    api.post("/api/import", data="{", content_type="application/json")
+    api.post("/api/import", data="x", content_type="text/plain")
+    app.config["IMPORT_MAX_BYTES"] = 10
+    api.post("/api/import", {"format": "scorekeeper-export"})
+    assert {seen for seen in api.seen if seen[0] in EXCHANGE_PATHS} == documented(EXCHANGE_PATHS)
+
+
+def test_import_needs_the_passcode_as_a_bearer_token(
+    app: Flask, api: Api, season: Season, other: Flask
+) -> None:
+    document = api.get("/api/export.json").get_json()
+    with other.app_context():
+        auth.set_passcode(PASSCODE)
+    other_api = Api(other.test_client())
+    before = table_counts(other)
+
+    # Reading needs nothing; writing needs the passcode.
+    assert other_api.get("/api/export.json").status_code == 200
+    refused = other_api.post("/api/import", document)
+    assert refused.status_code == 401 and refused.headers["WWW-Authenticate"].startswith("Bearer")
+    wrong = other_api.post("/api/import", document, headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401
+    assert table_counts(other) == before
+
+    right = other_api.post("/api/import", document, headers={"Authorization": f"Bearer {PASSCODE}"})
+    assert right.status_code == 200 and right.get_json()["imported"]["games"] == 7
+
+
+def test_the_standings_endpoints_are_in_the_openapi_document(api: Api) -> None:
+    served = api.get("/api/openapi.json").get_json()
+    for path in ("/api/seasons", "/api/seasons/{season_id}/standings", "/api/standings"):
+        assert path in served["paths"], path
+    for schema in ("Standings", "Season", "ExportDocument", "ImportResult"):
+        assert schema in served["components"]["schemas"], schema
+    assert re.fullmatch(r"3\.1\.\d+", served["openapi"])
+
+
+def test_standings_answers_are_checked_against_the_served_document(
+    api: Api, season: Season
+) -> None:
+    assert api.get("/api/standings").status_code == 200
+    assert api.get(f"/api/seasons/{season.season_id}/standings").status_code == 200
+    assert api.get("/api/seasons").status_code == 200

@@ -1,0 +1,274 @@
+"""Backups with SQLite's online backup API, restoring one, and the automatic daily backups."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from exchange_support import close, fresh_app, table_counts
+from flask import Flask
+from sqlalchemy.engine import make_url
+from standings_support import OUT_STD, STAY_A, Season
+
+from scorekeeper.models import Deal, Game
+from scorekeeper.services import backups, games, standings
+from scorekeeper.services.errors import Conflict, Invalid, NotFound
+
+OUT = OUT_STD
+STAY = STAY_A
+
+
+def sqlite_counts(path: Path) -> dict[str, int]:
+    conn = sqlite3.connect(path)
+    try:
+        names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
+    finally:
+        conn.close()
+
+
+def integrity(path: Path) -> tuple[list[str], list[tuple[object, ...]]]:
+    conn = sqlite3.connect(path)
+    try:
+        checked = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+        keys = conn.execute("PRAGMA foreign_key_check").fetchall()
+        return checked, keys
+    finally:
+        conn.close()
+
+
+def test_a_backup_is_a_complete_copy_in_instance_backups(app: Flask, season: Season) -> None:
+    with app.app_context():
+        made = backups.make_backup()
+        database = backups.database_path()
+        listed = backups.list_backups()
+    assert made.path.parent == Path(app.instance_path) / "backups"
+    assert made.name.startswith("scorekeeper-") and made.kind == "manual"
+    assert [b.name for b in listed] == [made.name]
+    assert integrity(made.path) == (["ok"], [])
+    assert sqlite_counts(made.path) == sqlite_counts(database)
+    # A self-contained file: no write-ahead log beside it.
+    assert not made.path.with_name(made.name + "-wal").exists()
+
+
+def test_a_backup_taken_while_deals_are_written_restores_consistently(
+    app: Flask, season: Season
+) -> None:
+    stop = threading.Event()
+    committed: list[int] = []  # ids of deals whose commit has returned
+    failures: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            with app.app_context():
+                while not stop.is_set():
+                    game = games.start_game(
+                        "standard",
+                        [games.TeamSpec("", ["Ann", "Ben"]), games.TeamSpec("", ["Cleo", "Dan"])],
+                    )
+                    for n in range(4):
+                        deal = games.record_deal(game.id, [OUT, STAY] if n % 2 else [STAY, OUT])
+                        committed.append(deal.id)
+        except BaseException as error:  # reported by the test below
+            failures.append(error)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        while len(committed) < 12 and thread.is_alive():
+            threading.Event().wait(0.01)
+        before = list(committed)
+        with app.app_context():
+            made = backups.make_backup()
+        while len(committed) < len(before) + 8 and thread.is_alive():
+            threading.Event().wait(0.01)
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert not failures, failures
+    assert len(committed) > len(before)  # the writer really went on during and after
+
+    assert integrity(made.path) == (["ok"], [])
+    conn = sqlite3.connect(made.path)
+    try:
+        in_backup = {row[0] for row in conn.execute("SELECT id FROM deal")}
+        # Every deal has its two teams' results, and a game with four deals is finished.
+        partial = conn.execute(
+            "SELECT count(*) FROM deal WHERE (SELECT count(*) FROM deal_result r"
+            " WHERE r.deal_id = deal.id) != 2"
+        ).fetchone()[0]
+        unfinished = conn.execute(
+            "SELECT count(*) FROM game WHERE finished_at IS NULL AND"
+            " (SELECT count(*) FROM deal d WHERE d.game_id = game.id) = 4"
+        ).fetchone()[0]
+    finally:
+        conn.close()
+    assert set(before) <= in_backup
+    assert partial == 0 and unfinished == 0
+
+    # Restored, the database is exactly the backup again, and the app reads it.
+    with app.app_context():
+        # Deals written after the backup are in the database now, and go away on restore.
+        assert set(committed) - in_backup
+        safety = backups.restore(made.path)
+        ids = set(backups.db.session.scalars(backups.db.select(Deal.id)))
+        assert ids == in_backup
+        assert standings.standings().players  # no stale cache, no stale connection
+        database = backups.database_path()
+    assert integrity(database) == (["ok"], [])
+    # The database as it was before the restore is kept, with every deal written.
+    assert safety.kind == "before-restore"
+    assert sqlite_counts(safety.path)["deal"] >= len(set(committed))
+
+
+def test_restore_puts_back_the_data_and_drops_cached_standings(app: Flask, season: Season) -> None:
+    with app.app_context():
+        made = backups.make_backup()
+        before = standings.standings()
+        games.delete_game(season.g1)
+        assert standings.standings().games == before.games - 1
+        backups.restore_named(made.name)
+        after = standings.standings()
+        assert [(line.name, line.games, line.points) for line in after.players] == [
+            (line.name, line.games, line.points) for line in before.players
+        ]
+        assert backups.db.session.get(Game, season.g1).deleted_at is None
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"not a database at all", b"SQLite format 3\x00" + b"\x00" * 200],
+    ids=["empty", "text", "damaged header"],
+)
+def test_restore_refuses_a_file_that_is_not_a_sound_database(
+    app: Flask, season: Season, tmp_path: Path, content: bytes
+) -> None:
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(content)
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid):
+        backups.restore(bad)
+    assert table_counts(app) == before
+    assert not (Path(app.instance_path) / "backups").exists()  # not even a safety backup
+
+
+def test_restore_refuses_a_database_that_is_not_a_scorekeeper_one(
+    app: Flask, season: Season, tmp_path: Path
+) -> None:
+    other = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE recipe (id INTEGER PRIMARY KEY, name TEXT)")
+    conn.commit()
+    conn.close()
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid) as refused:
+        backups.restore(other)
+    assert "not a scorekeeper database" in refused.value.problems[0].message
+    assert table_counts(app) == before
+
+
+def test_a_damaged_database_is_refused_by_its_integrity_check(
+    app: Flask, season: Season, tmp_path: Path
+) -> None:
+    with app.app_context():
+        made = backups.make_backup()
+    damaged = tmp_path / "damaged.sqlite"
+    shutil.copy(made.path, damaged)
+    data = bytearray(damaged.read_bytes())
+    page = 4096
+    # Scribble over the middle of the second-to-last page (a table or index page).
+    start = len(data) - 2 * page + 100
+    data[start : start + 1500] = b"\x7f" * 1500
+    damaged.write_bytes(bytes(data))
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid):
+        backups.restore(damaged)
+    assert table_counts(app) == before
+
+
+def test_an_unknown_backup_name_is_not_found(app: Flask) -> None:
+    with app.app_context(), pytest.raises(NotFound):
+        backups.restore_named("../scorekeeper.sqlite")
+
+
+def test_postgresql_is_refused_with_a_pointer_to_pg_dump(app: Flask) -> None:
+    with app.app_context(), pytest.raises(Conflict) as refused:
+        backups.database_path(make_url("postgresql+psycopg://sk:sk@127.0.0.1:5432/sk"))
+    assert "pg_dump" in refused.value.problems[0].message
+
+
+# ---------------------------------------------------------------------------
+# Daily backups
+
+
+def _old_daily(app: Flask, source: Path, days_ago: int) -> Path:
+    day = datetime.now(UTC) - timedelta(days=days_ago)
+    path = Path(app.instance_path) / "backups" / f"scorekeeper-{day:%Y%m%d}-030000-daily.sqlite"
+    path.parent.mkdir(exist_ok=True)
+    shutil.copy(source, path)
+    return path
+
+
+def test_the_first_write_of_a_day_makes_a_daily_backup_keeping_the_last_n(
+    tmp_path: Path,
+) -> None:
+    app = fresh_app(tmp_path, "daily", BACKUP_DAILY=True, BACKUP_KEEP=3)
+    client = app.test_client()
+    try:
+        with app.app_context():
+            manual = backups.make_backup()
+        old = [_old_daily(app, manual.path, days) for days in (1, 2, 3, 4, 5)]
+
+        assert client.get("/games").status_code == 200  # reading makes no backup
+        assert len(backups_of(app, "daily")) == 5
+        response = client.post("/api/seasons", json={"name": "Spring"})
+        assert response.status_code == 201
+
+        daily = backups_of(app, "daily")
+        today = datetime.now(UTC).strftime("%Y%m%d")
+        assert len(daily) == 3
+        assert daily[0].startswith(f"scorekeeper-{today}-")
+        assert daily[1:] == [old[0].name, old[1].name]
+        assert backups_of(app, "manual") == [manual.name]  # made by hand: kept
+
+        # Later writes of the same day make no more.
+        assert client.post("/api/seasons", json={"name": "Summer"}).status_code == 201
+        assert len(backups_of(app, "daily")) == 3
+        with app.app_context():
+            assert backups.daily_backup_if_due() is None
+    finally:
+        close(app)
+
+
+def test_daily_backups_are_off_in_tests_unless_asked(app: Flask, client: object) -> None:
+    assert app.test_client().post("/api/seasons", json={"name": "Spring"}).status_code == 201
+    assert not (Path(app.instance_path) / "backups").exists()
+
+
+def backups_of(app: Flask, kind: str) -> list[str]:
+    with app.app_context():
+        return [b.name for b in backups.list_backups() if b.kind == kind]
+
+
+def test_the_environment_can_switch_daily_backups_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_BACKUP_DAILY", "0")
+    app = fresh_app(tmp_path, "no-daily", TESTING=False, SECRET_KEY="x")
+    try:
+        with app.app_context():
+            assert not backups.daily_enabled()
+            assert backups.daily_backup_if_due() is None
+    finally:
+        close(app)
+    monkeypatch.setenv("SCOREKEEPER_BACKUP_DAILY", "1")
+    app = fresh_app(tmp_path, "daily-on")
+    try:
+        with app.app_context():
+            assert backups.daily_enabled()
+    finally:
+        close(app)

@@ -1,0 +1,216 @@
+"""The settings page's data section, and the game page's chart and what-if link."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from exchange_support import close, fresh_app, standings_facts, table_counts
+from flask import Flask
+from flask.testing import FlaskClient
+from standings_support import Season
+
+from scorekeeper import auth
+from scorekeeper.services import backups, exchange, games
+
+PASSCODE = "hand-and-foot"
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def upload(client: FlaskClient, content: bytes, name: str = "export.json", **more: Any) -> Any:
+    return client.post(
+        "/settings/import",
+        data={"file": (io.BytesIO(content), name), **more},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+
+
+def page_text(response: Any) -> str:
+    return str(response.get_data(as_text=True))
+
+
+def test_the_settings_page_offers_export_import_and_backups(
+    client: FlaskClient, season: Season
+) -> None:
+    page = page_text(client.get("/settings"))
+    for words in ("Your data", "Download JSON", "Download CSV (zip)", "Import", "Back up now"):
+        assert words in page
+    assert '<option value="1">Winter</option>' in page
+    assert "No backups yet." in page
+
+
+def test_downloads_are_attachments(client: FlaskClient, season: Season) -> None:
+    everything = client.get("/settings/export.json")
+    assert everything.status_code == 200 and everything.mimetype == "application/json"
+    assert "attachment" in everything.headers["Content-Disposition"]
+    assert len(everything.get_json()["games"]) == 7
+    winter = client.get(f"/settings/export.json?season={season.season_id}")
+    assert len(winter.get_json()["games"]) == 6
+    archive = client.get("/settings/export.zip")
+    assert archive.mimetype == "application/zip"
+    assert "deals.csv" in zipfile.ZipFile(io.BytesIO(archive.data)).namelist()
+    assert client.get("/settings/export.json?season=999").status_code == 404
+
+
+def test_uploading_an_export_imports_it_once(app: Flask, season: Season, tmp_path: Path) -> None:
+    with app.app_context():
+        data = exchange.export_json().encode("utf-8")
+    other = fresh_app(tmp_path, "upload")
+    try:
+        client = other.test_client()
+        first = upload(client, data)
+        assert first.status_code == 200
+        assert "Imported 7 games, 5 players, 1 seasons and 0 house rules" in page_text(first)
+        assert standings_facts(other) == standings_facts(app)
+        counts = table_counts(other)
+        second = upload(client, data)
+        assert "7 games were already there" in page_text(second)
+        assert table_counts(other) == counts
+    finally:
+        close(other)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"{not json", "The file is not valid JSON"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8"),
+        (b'{"format": "scorekeeper-export", "version": 7}', "format version 7"),
+        (b"[]", "not a scorekeeper export"),
+    ],
+)
+def test_a_bad_upload_is_refused_with_a_message_never_a_500(
+    client: FlaskClient, app: Flask, season: Season, content: bytes, words: str
+) -> None:
+    before = table_counts(app)
+    response = upload(client, content)
+    assert response.status_code == 200
+    text = page_text(response)
+    assert "The file was not imported; nothing was changed." in text
+    assert words in text
+    assert table_counts(app) == before
+
+
+def test_a_broken_export_names_where_it_is_broken(
+    client: FlaskClient, app: Flask, season: Season
+) -> None:
+    with app.app_context():
+        document = exchange.export_document()
+    document["games"][1]["totals"] = [1, 2]
+    before = table_counts(app)
+    text = page_text(upload(client, json.dumps(document).encode()))
+    assert "games[1].totals" in text and "add up to" in text
+    assert table_counts(app) == before
+
+
+def test_no_file_and_a_too_large_file_are_refused(app: Flask, client: FlaskClient) -> None:
+    missing = client.post("/settings/import", data={}, follow_redirects=True)
+    assert missing.status_code == 200 and "Choose the export file to import." in page_text(missing)
+    app.config["IMPORT_MAX_BYTES"] = 1000
+    big = upload(client, b" " * 5000)
+    assert big.status_code == 200 and "too large" in page_text(big)
+
+
+def test_back_up_and_restore_from_the_page(app: Flask, client: FlaskClient, season: Season) -> None:
+    made = client.post("/settings/backup", follow_redirects=True)
+    assert "Backed up to scorekeeper-" in page_text(made)
+    with app.app_context():
+        (backup,) = backups.list_backups()
+        games.delete_game(season.g1)
+    page = page_text(client.get("/settings"))
+    assert backup.name in page and "made by hand" in page
+
+    unconfirmed = client.post(
+        "/settings/restore", data={"name": backup.name}, follow_redirects=True
+    )
+    assert "Tick the box to confirm the restore." in page_text(unconfirmed)
+    with app.app_context():
+        assert games.db.session.get(games.Game, season.g1).deleted_at is not None
+
+    restored = client.post(
+        "/settings/restore", data={"name": backup.name, "confirm": "y"}, follow_redirects=True
+    )
+    assert f"Restored {backup.name}." in page_text(restored)
+    with app.app_context():
+        assert games.db.session.get(games.Game, season.g1).deleted_at is None
+    assert "before a restore" in page_text(client.get("/settings"))
+
+    unknown = client.post(
+        "/settings/restore",
+        data={"name": "../../etc/passwd", "confirm": "y"},
+        follow_redirects=True,
+    )
+    assert unknown.status_code == 200 and "There is no backup called" in page_text(unknown)
+
+
+def test_with_a_passcode_every_data_write_needs_signing_in(
+    app: Flask, client: FlaskClient, season: Season
+) -> None:
+    with app.app_context():
+        backups.make_backup()
+        (backup,) = backups.list_backups()
+        data = exchange.export_json().encode()
+        auth.set_passcode(PASSCODE)
+    before = table_counts(app)
+    for url, form in (
+        ("/settings/import", {"file": (io.BytesIO(data), "x.json")}),
+        ("/settings/backup", {}),
+        ("/settings/restore", {"name": backup.name, "confirm": "y"}),
+    ):
+        response = client.post(url, data=form, content_type="multipart/form-data")
+        assert response.status_code == 302 and "/sign-in" in response.headers["Location"], url
+    assert table_counts(app) == before
+    with app.app_context():
+        assert len(backups.list_backups()) == 1
+    # Reading (and downloading) never needs it; the write forms are not offered signed out.
+    assert client.get("/settings/export.json").status_code == 200
+    page = page_text(client.get("/settings"))
+    assert "Sign in to restore." in page and 'action="/settings/import"' not in page
+
+
+def test_the_data_forms_carry_their_csrf_token(tmp_path: Path) -> None:
+    csrf_app = fresh_app(tmp_path, "csrf", WTF_CSRF_ENABLED=True)
+    try:
+        client = csrf_app.test_client()
+        page = page_text(client.get("/settings"))
+        token = TOKEN.search(page)
+        assert token is not None
+        assert client.post("/settings/backup").status_code == 400
+        made = client.post("/settings/backup", data={"csrf_token": token.group(1)})
+        assert made.status_code == 303
+        with csrf_app.app_context():
+            assert len(backups.list_backups()) == 1
+    finally:
+        close(csrf_app)
+
+
+# ---------------------------------------------------------------------------
+# The game page
+
+
+def test_the_game_page_shows_running_totals_and_links_to_what_if(
+    client: FlaskClient, season: Season
+) -> None:
+    page = page_text(client.get(f"/games/{season.g1}"))
+    assert f'id="running-totals-{season.g1}' in page
+    assert "The numbers behind this chart" in page and "<svg" in page
+    assert f'href="/games/{season.g1}/what-if"' in page
+    assert client.get(f"/games/{season.g1}/what-if").status_code == 200
+
+    unfinished = page_text(client.get(f"/games/{season.g6}"))
+    assert "<svg" in unfinished and "/what-if" not in unfinished
+
+
+def test_a_game_without_deals_has_no_chart(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        game_id = games.start_game(
+            "standard", [games.TeamSpec("", ["Ann", "Ben"]), games.TeamSpec("", ["Cy", "Di"])]
+        ).id
+    page = page_text(client.get(f"/games/{game_id}"))
+    assert "<svg" not in page and "Running totals" not in page

@@ -1,0 +1,336 @@
+"""Export to JSON and import again: the same standings, nothing twice, broken files refused."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from exchange_support import close, fresh_app, standings_facts, table_counts
+from flask import Flask
+from standings_support import OUT_STD, Season
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, Player
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import exchange, games, players, rulesets
+from scorekeeper.services.errors import Invalid
+
+
+def export(app: Flask, season_id: int | None = None) -> dict[str, Any]:
+    with app.app_context():
+        return exchange.export_document(season_id)
+
+
+def import_into(app: Flask, document: Any) -> exchange.ImportSummary:
+    with app.app_context():
+        return exchange.import_document(document)
+
+
+@pytest.fixture
+def other(tmp_path: Path) -> Any:
+    app = fresh_app(tmp_path, "other")
+    yield app
+    close(app)
+
+
+def with_corrections_and_house_rules(app: Flask, played: Season) -> None:
+    """Add what the season lacks: a corrected deal, an undone correction, house rules."""
+    with app.app_context():
+        house = rulesets.create_house_rules("Sunday rules", "standard", {"deal_count": 2})
+        game = games.start_game(
+            house.slug,
+            [games.TeamSpec("Aces", ["Ann", "Fay"]), games.TeamSpec("", ["Gus", "Ben"])],
+            played_on=date(2025, 2, 2),
+        )
+        games.record_deal(
+            game.id,
+            [TeamTally(melded=Cards(points=100)), TeamTally(melded=Cards(points=60))],
+        )
+        games.record_deal(
+            game.id,
+            [TeamTally(melded=Cards(points=90), left=Cards(points=150)), TeamTally()],
+        )
+        games.correct_deal(
+            played.g1, 4, 1, [TeamTally(clean_books=1, melded=Cards(points=250)), TeamTally()]
+        )
+        games.correct_deal(
+            played.g3,
+            2,
+            1,
+            [
+                TeamTally(
+                    clean_books=1, dirty_books=1, melded=Cards(points=250), left=Cards(points=50)
+                ),
+                OUT_STD,
+            ],
+        )
+        games.undo_last_correction(played.g3)
+
+
+def test_a_round_trip_into_an_empty_database_gives_the_same_standings(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    with_corrections_and_house_rules(app, season)
+    document = export(app)
+    before = standings_facts(app)
+    assert before["all time"]["players"] and before["Winter"]["partnerships"]
+
+    summary = import_into(other, json.loads(json.dumps(document)))
+
+    assert summary.imported.games == 8 and summary.skipped.games == 0
+    assert summary.imported.players == 7 and summary.imported.house_rules == 1
+    assert standings_facts(other) == before
+    # And the data itself: exporting the imported database gives the same document.
+    again = export(other)
+    assert {**again, "exported_at": None} == {**document, "exported_at": None}
+    assert table_counts(other) == table_counts(app)
+
+
+def test_the_document_keeps_every_tally_field_and_the_corrections(
+    app: Flask, season: Season
+) -> None:
+    with_corrections_and_house_rules(app, season)
+    document = export(app)
+    assert document["format"] == exchange.FORMAT and document["version"] == exchange.VERSION
+    g1 = next(g for g in document["games"] if g["played_on"] == "2025-01-03")
+    assert g1["ruleset"]["id"] == "standard" and g1["ruleset"]["deals"]
+    assert g1["teams"] == [
+        {"name": "Ann & Ben", "players": ["Ann", "Ben"]},
+        {"name": "Cleo & Dan", "players": ["Cleo", "Dan"]},
+    ]
+    first = g1["deals"][0]["teams"][0]
+    assert first["wild_books"] == 1 and first["went_out"] is True and first["score"] == 3600
+    assert set(first) >= {"clean_books", "special_books", "melded", "left", "opening_meld"}
+    assert g1["deals"][3]["version"] == 2
+    assert {c["field"] for c in g1["corrections"]} == {
+        "clean_books",
+        "dirty_books",
+        "melded",
+        "left",
+    }
+    g3 = next(g for g in document["games"] if g["played_on"] == "2025-01-17")
+    assert all(c["undone_at"] for c in g3["corrections"])
+    states = {g["played_on"]: g for g in document["games"]}
+    assert states["2025-01-24"]["abandoned_at"] and states["2025-01-25"]["deleted_at"]
+    assert states["2025-01-26"]["finished_at"] is None
+    assert document["house_rules"][0]["id"] == "sunday-rules"
+
+
+def test_importing_the_same_file_twice_adds_nothing_the_second_time(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    document = export(app)
+    import_into(other, document)
+    once = table_counts(other)
+    facts = standings_facts(other)
+
+    summary = import_into(other, document)
+
+    assert summary.imported.as_dict() == {"players": 0, "seasons": 0, "house_rules": 0, "games": 0}
+    assert summary.skipped.games == 7 and summary.skipped.players == 5
+    assert table_counts(other) == once
+    assert standings_facts(other) == facts
+
+
+def test_importing_into_a_database_with_its_own_games_keeps_them(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    with other.app_context():
+        # The same person typed differently, and a game only this database has.
+        game = games.start_game(
+            "standard",
+            [games.TeamSpec("", ["ANN", "Zed"]), games.TeamSpec("", ["Yan", "Xia"])],
+            played_on=date(2024, 6, 1),
+        )
+        for _ in range(4):
+            games.record_deal(game.id, [TeamTally(), TeamTally()])
+        players.create_season("winter")
+    import_into(other, export(app))
+    with other.app_context():
+        names = sorted(p.name for p in db.session.scalars(db.select(Player)))
+        assert names == ["ANN", "Ben", "Cleo", "Dan", "Eve", "Xia", "Yan", "Zed"]
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == 8
+        # The season's games joined the season already there (names match case-insensitively).
+        assert (
+            sorted(g.season.name for g in db.session.scalars(db.select(Game)) if g.season)
+            == ["winter"] * 6
+        )
+
+
+def test_one_season_exports_only_its_games_players_and_rules(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    document = export(app, season.season_id)
+    assert document["season"] == "Winter"
+    assert [s["name"] for s in document["seasons"]] == ["Winter"]
+    assert len(document["games"]) == 6  # G1 to G6; G7 has no season
+    assert all(g["season"] == "Winter" for g in document["games"])
+    import_into(other, document)
+    assert standings_facts(other)["Winter"] == standings_facts(app)["Winter"]
+
+
+# ---------------------------------------------------------------------------
+# Broken files: refused whole, with what is wrong and where
+
+
+def _first_game(document: dict[str, Any]) -> dict[str, Any]:
+    return document["games"][0]
+
+
+def wrong_version(d: dict[str, Any]) -> None:
+    d["version"] = 99
+
+
+def not_an_export(d: dict[str, Any]) -> None:
+    d["format"] = "something-else"
+
+
+def invalid_tally(d: dict[str, Any]) -> None:
+    d["games"][5]["deals"][1]["teams"][0]["melded"] = -5
+
+
+def not_a_card_class(d: dict[str, Any]) -> None:
+    d["games"][5]["deals"][1]["teams"][1]["left"] = {"queens": 2}
+
+
+def impossible_deal(d: dict[str, Any]) -> None:
+    # Both teams went out of the same deal.
+    for team in d["games"][5]["deals"][0]["teams"]:
+        team["went_out"] = True
+
+
+def unknown_ruleset(d: dict[str, Any]) -> None:
+    d["games"][5]["ruleset"] = "no-such-rules"
+
+
+def broken_ruleset(d: dict[str, Any]) -> None:
+    d["games"][5]["ruleset"]["deals"] = "four"
+
+
+def inconsistent_totals(d: dict[str, Any]) -> None:
+    d["games"][5]["totals"][0] += 100
+
+
+def inconsistent_score(d: dict[str, Any]) -> None:
+    d["games"][5]["deals"][2]["teams"][1]["score"] = 1
+
+
+def unknown_player(d: dict[str, Any]) -> None:
+    d["games"][5]["teams"][0]["players"][0] = "Nobody"
+
+
+def same_team_names(d: dict[str, Any]) -> None:
+    d["games"][5]["teams"][1]["name"] = d["games"][5]["teams"][0]["name"].upper()
+
+
+def duplicate_game(d: dict[str, Any]) -> None:
+    d["games"].append(copy.deepcopy(d["games"][0]))
+
+
+def missing_deal_teams(d: dict[str, Any]) -> None:
+    del d["games"][5]["deals"][3]["teams"][1]
+
+
+def finished_too_soon(d: dict[str, Any]) -> None:
+    del d["games"][5]["deals"][3]
+    d["games"][5]["totals"] = None
+
+
+BROKEN: list[tuple[Callable[[dict[str, Any]], None], str, str]] = [
+    (wrong_version, "version", "format version 99"),
+    (not_an_export, "format", "not a scorekeeper export"),
+    (invalid_tally, "games[5].deals[1].teams[0].melded", "between"),
+    (not_a_card_class, "games[5].deals[1].teams[1].left.queens", "not a card class"),
+    (impossible_deal, "games[5].deals[0].teams", "Only one team can go out"),
+    (unknown_ruleset, "games[5].ruleset", "no rules called no-such-rules"),
+    (broken_ruleset, "games[5].ruleset", ""),
+    (inconsistent_totals, "games[5].totals", "add up to"),
+    (inconsistent_score, "games[5].deals[2].teams[1].score", "says 1"),
+    (unknown_player, "games[5].teams[0].players[0]", "Nobody is not in the file's players"),
+    (duplicate_game, "uid", "appears twice"),
+    (same_team_names, "games[5].teams[1].name", "same name"),
+    (missing_deal_teams, "games[5].deals[3].teams", "one entry for each of the 2 teams"),
+    (finished_too_soon, "games[5].finished_at", "marked finished"),
+]
+
+
+@pytest.mark.parametrize(
+    ("damage", "where", "words"), BROKEN, ids=lambda v: getattr(v, "__name__", None)
+)
+def test_a_broken_file_is_refused_whole_and_changes_nothing(
+    app: Flask,
+    season: Season,
+    other: Flask,
+    damage: Callable[[dict[str, Any]], None],
+    where: str,
+    words: str,
+) -> None:
+    document = export(app)
+    # G5 (finished, then deleted) is the broken one: the games before and after it are fine,
+    # and none of them may be written either.
+    assert document["games"][5]["played_on"] == "2025-01-25"
+    damage(document)
+    before = table_counts(other)
+
+    with pytest.raises(Invalid) as refused:
+        import_into(other, document)
+
+    assert table_counts(other) == before
+    problems = refused.value.problems
+    assert any(where in p.field for p in problems), [(p.field, p.message) for p in problems]
+    assert any(words in p.message for p in problems), [p.message for p in problems]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (b'{"format": "scorekeeper-export", "version": 1, "games": [', "line 1, column"),
+        (b"\xff\xfe not text", "not UTF-8"),
+        (b"[1, 2, 3]", "not a scorekeeper export"),
+        (b'{"format": "scorekeeper-export", "version": NaN}', "not valid JSON"),
+        (b"", "not valid JSON"),
+    ],
+)
+def test_a_file_that_is_not_an_export_is_refused(app: Flask, text: bytes, words: str) -> None:
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid) as refused:
+        exchange.import_text(text)
+    assert words in refused.value.problems[0].message
+    assert table_counts(app) == before
+
+
+def test_a_file_broken_everywhere_lists_a_bounded_number_of_problems(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    document = export(app)
+    for game in document["games"]:
+        game["played_on"] = "yesterday"
+        game["decks"] = 0
+    document["games"] *= 20
+    with pytest.raises(Invalid) as refused:
+        import_into(other, document)
+    assert len(refused.value.problems) == exchange.MOST_PROBLEMS
+    assert refused.value.problems[0].field == "games[0].played_on"
+
+
+def test_an_import_that_races_another_writer_is_undone_whole(
+    app: Flask, season: Season, other: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document = export(app)
+    write = exchange._write
+
+    def racing(parsed: Any, summary: exchange.ImportSummary) -> None:
+        write(parsed, summary)
+        # Another tablet's new player of the same name lands at the same moment.
+        db.session.add(Player(name="Ann"))
+
+    monkeypatch.setattr(exchange, "_write", racing)
+    before = table_counts(other)
+    with pytest.raises(exchange.Conflict):
+        import_into(other, document)
+    assert table_counts(other) == before
