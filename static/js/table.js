@@ -252,6 +252,11 @@
     var picked = []; // [{card, rank}]
     var list = $("[data-picked]", box);
     var verdict = $("[data-verdict]", box);
+    var pickup = $("[data-pickup]", box);
+    pickup.addEventListener("change", function () {
+      $("[data-pickup-hint]", box).hidden = !pickup.checked;
+      update();
+    });
 
     function update() {
       if (!picked.length) {
@@ -260,11 +265,18 @@
         verdict.classList.remove("enough", "short");
         return;
       }
-      list.textContent = picked
-        .map(function (p) {
-          return p.rank;
-        })
-        .join(" ");
+      var ranks = picked.map(function (p) {
+        return p.rank;
+      });
+      if (pickup.checked) {
+        // With a pickup only the top discard and the player's own cards count.
+        list.textContent = list
+          .getAttribute("data-top")
+          .replace("{card}", ranks[0])
+          .replace("{cards}", ranks.slice(1).join(" ") || "\u2013");
+      } else {
+        list.textContent = ranks.join(" ");
+      }
       var cards = {};
       picked.forEach(function (p) {
         cards[p.card] = (cards[p.card] || 0) + 1;

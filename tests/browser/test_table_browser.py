@@ -148,6 +148,9 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     expect(checker.locator("[data-verdict]")).to_contain_text("Enough: 90 points")
     checker.get_by_role("button", name="Take back the last card").tap()
     expect(checker.locator("[data-verdict]")).to_contain_text("Not enough: 40 points")
+    # With a pickup: the first card is the top discard, the rest come from the hand.
+    checker.get_by_label("Opening with a pickup of the discard pile").check()
+    expect(checker.locator("[data-picked]")).to_have_text("Top discard: A; from the hand: A")
 
     page.evaluate(AXE_SCRIPT)
     violations = page.evaluate(f"axe.run(document, {WCAG})")["violations"]
