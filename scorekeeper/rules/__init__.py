@@ -42,7 +42,7 @@ from .ruleset import (
 )
 from .scoring import BREAKDOWN_KEYS, TeamScore, score_deal, score_team
 from .tally import BOUNDS, Cards, TallyError, TeamTally, read_team, read_teams
-from .validation import default_decks, team_label, validate_deal
+from .validation import default_decks, team_label, team_phrase, validate_deal
 
 __all__ = [
     "BOUNDS",
@@ -73,5 +73,6 @@ __all__ = [
     "score_deal",
     "score_team",
     "team_label",
+    "team_phrase",
     "validate_deal",
 ]
