@@ -518,8 +518,8 @@ class _Checker:
                 i,
                 "red_threes_caught",
                 NP_(
-                    "%(team)s went out, so every foot of the team was picked up and the %(count)d red "
-                    "three reported caught cannot have been hidden in one.",
+                    "%(team)s went out, so every foot of the team was picked up and the "
+                    "%(count)d red three reported caught cannot have been hidden in one.",
                     "%(team)s went out, so every foot of the team was picked up and none of the "
                     "%(count)d red threes reported caught can have been hidden in one.",
                 ),
