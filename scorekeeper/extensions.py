@@ -49,14 +49,18 @@ def _sqlite_pragmas(dbapi_conn: Any, _connection_record: Any) -> None:
         cur.close()
 
 
+# The long-lived cookie that remembers a table's language after the browser session ends.
+LANGUAGE_COOKIE = "lang"
+
+
 def select_locale() -> str | None:
-    """A language chosen in the session wins over the browser's preference."""
+    """A language chosen on this device (session, then cookie) wins over the browser's."""
     if not has_request_context():
         return None  # the command line: Flask-Babel falls back to the default locale
     languages: list[str] = current_app.config["LANGUAGES"]
-    chosen = session.get("lang")
-    if chosen in languages:
-        return str(chosen)
+    for chosen in (session.get("lang"), request.cookies.get(LANGUAGE_COOKIE)):
+        if chosen in languages:
+            return str(chosen)
     return request.accept_languages.best_match(languages)
 
 
