@@ -1,0 +1,119 @@
+"""Key pages in each language: nothing left in English, the game's own words, local dates."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from babel.dates import format_date
+from babel.numbers import format_percent
+from flask.testing import FlaskClient
+from i18n_support import TRANSLATED, leftover_english, visible_text
+
+# A deal the app must refuse: 7 is no card total, and going out needs books.
+BAD_DEAL = {"went_out": "0", "t0-melded": "7"}
+
+# Words of the game as each seed says them (docs/glossary/<lang>.md), on the rules card.
+RULES_CARD_WORDS = {
+    "de": ["Buch", "reine", "gemischte", "wildes Buch", "Ausmachen", "Fuß", "Runde",
+           "Rote Dreien", "erste Meldung", "Platzhalter", "Ziehstapel", "Ablagestapel"],
+    "nl": ["boek", "schone", "vuile", "wild boek", "uitgaan", "voet", "deal",
+           "rode drieën", "eerste meld", "wilde kaarten", "voorraadstapel", "aflegstapel"],
+    "fr": ["livre", "propres", "sales", "livre sauvage", "sortir", "pied", "tour",
+           "trois rouges", "ouverture", "cartes sauvages", "pioche", "défausse"],
+    "da": ["bunke", "rene", "beskidte", "vild bunke", "gå ud", "fod", "runde",
+           "røde treer", "første meld", "vilde kort", "lageret", "kasseringsbunken"],
+}  # fmt: skip
+GAME_WORDS = {
+    "de": ["Runde 1", "Ausgemacht", "2 reine Bücher", "1 wildes Buch", "Punktezettel"],
+    "nl": ["Deal 1", "Uitgegaan", "2 schone boeken", "1 wild boek", "Scoreblad"],
+    "fr": ["Tour 1", "Sortie", "2 livres propres", "1 livre sauvage", "Feuille de marque"],
+    "da": ["Runde 1", "Gik ud", "2 rene bunker", "1 vild bunke", "Scoreark"],
+}
+REFUSAL_WORDS = {
+    "de": ["Nichts wurde gespeichert", "kann nicht ausmachen", "keine mögliche Kartensumme"],
+    "nl": ["Er is niets opgeslagen", "kan niet uitgaan", "geen mogelijk kaarttotaal"],
+    "fr": ["Rien n'a été enregistré", "ne peut pas sortir", "pas un total de cartes possible"],
+    "da": ["Intet blev gemt", "kan ikke gå ud", "ikke en mulig kortsum"],
+}
+
+
+def spaced(text: str) -> str:
+    """``text`` with its spaces as the page text has them (no-break spaces are spaces)."""
+    return " ".join(text.split())
+
+
+def page(client: FlaskClient, lang: str, url: str, status: int = 200) -> str:
+    response = client.get(url, headers={"Accept-Language": lang})
+    assert response.status_code == status, url
+    body = response.get_data(as_text=True)
+    assert f'<html lang="{lang}">' in body
+    return visible_text(body)
+
+
+def no_english(text: str, lang: str) -> None:
+    assert leftover_english(text, lang) == [], text
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize(
+    "url", ["/", "/games/new", "/games", "/players", "/rules", "/seasons", "/settings"]
+)
+def test_pages_without_a_game_are_all_in_the_language(
+    client: FlaskClient, lang: str, url: str
+) -> None:
+    no_english(page(client, lang, url), lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("ruleset", ["standard", "saskatchewan", "simpson", "brouillette"])
+def test_the_rules_card_speaks_the_seeds_words(
+    client: FlaskClient, lang: str, ruleset: str
+) -> None:
+    text = page(client, lang, f"/rules/{ruleset}")
+    no_english(text, lang)
+    if ruleset == "standard":
+        missing = [w for w in RULES_CARD_WORDS[lang] if w.lower() not in text.lower()]
+        assert missing == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_game_with_a_deal_in_the_language(client: FlaskClient, game_id: int, lang: str) -> None:
+    text = page(client, lang, f"/games/{game_id}")
+    no_english(text, lang)
+    assert [w for w in GAME_WORDS[lang] if w not in text] == []
+    # The date as that language writes it, and the score as entered.
+    assert spaced(format_date(date(2026, 11, 29), locale=lang)) in text
+    assert "3855" in text
+    no_english(page(client, lang, f"/games/{game_id}/corrections"), lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_refused_deal_explains_itself_in_the_language(
+    client: FlaskClient, game_id: int, lang: str
+) -> None:
+    response = client.post(
+        f"/games/{game_id}/deals/new", data=BAD_DEAL, headers={"Accept-Language": lang}
+    )
+    assert response.status_code == 422
+    text = visible_text(response.get_data(as_text=True))
+    no_english(text, lang)
+    assert [w for w in REFUSAL_WORDS[lang] if w not in text] == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_standings_in_the_language_with_local_numbers(
+    client: FlaskClient, finished_game_id: int, lang: str
+) -> None:
+    for url in ("/standings", "/seasons/1"):
+        text = page(client, lang, url)
+        no_english(text, lang)
+        # Ann and Ben won their only game: a win rate of 100 % as the language writes it.
+        assert spaced(format_percent(1, locale=lang)) in text, url
+
+
+def test_english_stays_english(client: FlaskClient, game_id: int) -> None:
+    text = page(client, "en", f"/games/{game_id}")
+    assert "Went out" in text
+    assert "2 clean books, 2 dirty books and 1 wild book" in text
+    assert spaced(format_date(date(2026, 11, 29), locale="en")) in text
