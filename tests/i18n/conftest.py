@@ -11,12 +11,12 @@ from flask import Flask
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from i18n_support import LANGUAGES, TRANSLATIONS  # noqa: E402
+from i18n_support import LANGUAGES, TRANSLATIONS
 
-from scorekeeper import sheets  # noqa: E402
-from scorekeeper.rules import Cards, TeamTally  # noqa: E402
-from scorekeeper.services import games, players  # noqa: E402
-from scorekeeper.services.games import TeamSpec  # noqa: E402
+from scorekeeper import sheets
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import games, players
+from scorekeeper.services.games import TeamSpec
 
 
 @pytest.fixture(autouse=True, scope="session")
