@@ -73,3 +73,4 @@ clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
 		test-artifacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -f $(MO_FILES)

@@ -37,6 +37,15 @@ def forms(message: Message) -> tuple[str, ...]:
     return message.string if isinstance(message.string, tuple) else (message.string,)
 
 
+def singular(msgid: str | tuple[str, ...]) -> str:
+    return msgid[0] if isinstance(msgid, tuple) else msgid
+
+
+def listing(title: str, texts: list[str]) -> str:
+    """A failure message with every text in full, one per line, to paste into a to-do list."""
+    return "\n".join([title, *(f"  {text!r}" for text in texts)])
+
+
 def test_the_template_holds_every_text_of_the_code(tmp_path: Path) -> None:
     """messages.pot is what `make messages` extracts now: no text was added without it."""
     extracted = tmp_path / "messages.pot"
@@ -58,16 +67,22 @@ def test_the_template_holds_every_text_of_the_code(tmp_path: Path) -> None:
     with extracted.open("rb") as f:
         now = {m.id for m in read_po(f) if m.id}
     stored = {m.id for m in template() if m.id}
-    assert sorted(map(str, now - stored)) == [], "new texts: run `make messages`"
-    assert sorted(map(str, stored - now)) == [], "texts gone from the code: run `make messages`"
+    added = sorted(singular(i) for i in now - stored)
+    gone = sorted(singular(i) for i in stored - now)
+    assert not added, listing("new texts in the code: run `make messages`", added)
+    assert not gone, listing("texts gone from the code: run `make messages`", gone)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_catalogue_has_exactly_the_templates_texts(lang: str) -> None:
     stored = {m.id for m in template() if m.id}
     present = {m.id for m in catalogue(lang) if m.id}
-    assert sorted(map(str, stored - present)) == [], f"{lang}: run `make messages`"
-    assert sorted(map(str, present - stored)) == [], f"{lang}: run `make messages`"
+    assert not stored - present, listing(
+        f"{lang}: run `make messages`", sorted(map(str, stored - present))
+    )
+    assert not present - stored, listing(
+        f"{lang}: run `make messages`", sorted(map(str, present - stored))
+    )
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -77,8 +92,10 @@ def test_every_text_is_translated(lang: str) -> None:
         ids(m)[0] for m in catalogue(lang) if m.id and not all(s.strip() for s in forms(m))
     ]
     fuzzy = [ids(m)[0] for m in catalogue(lang) if m.id and m.fuzzy]
-    assert untranslated == [], f"{lang}: {len(untranslated)} texts not translated"
-    assert fuzzy == [], f"{lang}: {len(fuzzy)} fuzzy translations to check"
+    assert not untranslated, listing(
+        f"{lang}: {len(untranslated)} texts not translated", untranslated
+    )
+    assert not fuzzy, listing(f"{lang}: {len(fuzzy)} fuzzy translations to check", fuzzy)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -99,7 +116,7 @@ def test_translations_keep_every_placeholder(lang: str) -> None:
                     wrong.append((m.id, form))
         elif placeholders(m.string) != placeholders(m.id):
             wrong.append((m.id, m.string))
-    assert wrong == []
+    assert not wrong, listing(f"{lang}: placeholders differ", [f"{i!r} -> {t!r}" for i, t in wrong])
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
