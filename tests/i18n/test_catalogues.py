@@ -161,3 +161,15 @@ def test_the_compiled_catalogue_is_the_current_one(lang: str) -> None:
         if m.id and not isinstance(m.id, tuple) and translations.gettext(m.id) != m.string
     ]
     assert stale == [], "run `make translations`"
+
+
+def test_french_puts_a_no_break_space_before_high_punctuation() -> None:
+    """« Équipe A : … » never breaks a line before the colon (docs/glossary/fr.md)."""
+    loose = [
+        form
+        for m in catalogue("fr")
+        if m.id
+        for form in forms(m)
+        if re.search(r" [:;?!»]|« ", form)
+    ]
+    assert not loose, listing("fr: a plain space before : ; ? ! » or after «", loose)

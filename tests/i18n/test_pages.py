@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import date
 
 import pytest
@@ -117,3 +119,23 @@ def test_english_stays_english(client: FlaskClient, game_id: int) -> None:
     assert "Went out" in text
     assert "2 clean books, 2 dirty books and 1 wild book" in text
     assert spaced(format_date(date(2026, 11, 29), locale="en")) in text
+
+
+CHART_WORDS = {
+    "de": ["Wertung", "Partie", "Punkte in einer Partie", "Punkte pro Partie"],
+    "nl": ["Rating", "Spel", "Punten in een spel", "Scores per spel"],
+    "fr": ["Cote", "Partie", "Points dans une partie", "Scores par partie"],
+    "da": ["Rating", "Spil", "Point i et spil", "Point pr. spil"],
+}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_chart_labels_in_the_language(
+    client: FlaskClient, finished_game_id: int, lang: str
+) -> None:
+    body = client.get("/seasons/1", headers={"Accept-Language": lang}).get_data(as_text=True)
+    charts = re.findall(r"<svg\b.*?</svg>", body, re.S)
+    assert len(charts) >= 2
+    labels = [html.unescape(t.strip()) for t in re.findall(r">([^<>]+)<", "".join(charts))]
+    assert [w for w in CHART_WORDS[lang] if w not in labels] == [], labels
+    assert leftover_english(" ".join(labels), lang) == []
