@@ -139,3 +139,18 @@ def test_chart_labels_in_the_language(
     labels = [html.unescape(t.strip()) for t in re.findall(r">([^<>]+)<", "".join(charts))]
     assert [w for w in CHART_WORDS[lang] if w not in labels] == [], labels
     assert leftover_english(" ".join(labels), lang) == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_form_values_stay_machine_readable(client: FlaskClient, game_id: int, lang: str) -> None:
+    """Fields hold plain digits and ISO dates whatever the language shows around them."""
+    edit = client.get(f"/games/{game_id}/deals/1/edit", headers={"Accept-Language": lang})
+    assert edit.status_code == 200
+    body = edit.get_data(as_text=True)
+    assert re.search(r'name="t0-melded"[^>]*value="555"|value="555"[^>]*name="t0-melded"', body)
+    new = client.get("/games/new", headers={"Accept-Language": lang}).get_data(as_text=True)
+    dates = re.findall(r'<input[^>]*type="date"[^>]*>', new)
+    assert dates
+    for field in dates:
+        value = re.search(r'value="([^"]*)"', field)
+        assert value is None or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.group(1)), field
