@@ -36,12 +36,17 @@ $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/message
 
 # After adding or changing texts: collect them all into messages.pot and bring every
 # catalogue up to date (new texts arrive untranslated; `pytest tests/i18n` lists them).
+# Nothing changes (not even a date) when no text did, so the catalogues merge cleanly.
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-by-file \
 		-c TRANSLATORS: --project=scorekeeper --copyright-holder="scorekeeper contributors" \
-		-o $(TRANSLATIONS)/messages.pot .
+		-o $(TRANSLATIONS)/messages.pot.new .
+	@if diff -q -I '^"POT-Creation-Date' $(TRANSLATIONS)/messages.pot \
+		$(TRANSLATIONS)/messages.pot.new >/dev/null 2>&1; then \
+		rm $(TRANSLATIONS)/messages.pot.new; echo "messages.pot: no text changed"; \
+	else mv $(TRANSLATIONS)/messages.pot.new $(TRANSLATIONS)/messages.pot; fi
 	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) \
-		--ignore-obsolete --previous
+		--ignore-obsolete --previous --ignore-pot-creation-date
 	$(MAKE) translations
 
 db: setup
