@@ -1,5 +1,6 @@
-"""German, with its long words, at a portrait tablet's 768 px: nothing scrolls sideways and
-every control stays a fingertip's size. The language switch works in a real browser."""
+"""German, with its long words (and Dutch, French, Danish), at a portrait tablet's 768 px:
+nothing scrolls sideways and every control stays a fingertip's size. The language switch
+works in a real browser."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from test_pages_audit import OVERFLOW_JS, PAGES, STATUS, TOUCH_TARGETS_JS
 pytestmark = pytest.mark.browser
 
 # The pages with the most and the longest words, and the forms with the longest labels.
-GERMAN_PAGES = [
+WORDY_PAGES = [
     "home",
     "rules-standard",
     "house-rules-new",
@@ -28,27 +29,34 @@ GERMAN_PAGES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def german(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
-    """A tablet whose browser asks for German first."""
+@pytest.fixture(scope="module", params=["de", "nl", "fr", "da"])
+def tablet(
+    request: pytest.FixtureRequest, browser: Browser, browser_context_args: dict[str, Any]
+) -> Iterator[tuple[str, Page]]:
+    """A portrait tablet whose browser asks for the language first."""
+    lang: str = request.param
     context = browser.new_context(
         **{**browser_context_args, "viewport": VIEWPORTS["portrait"]},
-        locale="de-DE",
+        locale=lang,
         service_workers="block",
     )
-    yield context.new_page()
+    yield lang, context.new_page()
     context.close()
 
 
-@pytest.mark.parametrize("name", GERMAN_PAGES)
-def test_german_fits_a_portrait_tablet(name: str, live_server: LiveServer, german: Page) -> None:
-    response = german.goto(live_server(PAGES[name].format(**live_server.ids)))
+@pytest.mark.parametrize("name", WORDY_PAGES)
+def test_each_language_fits_a_portrait_tablet(
+    name: str, live_server: LiveServer, tablet: tuple[str, Page]
+) -> None:
+    """German has the longest words; Dutch, French and Danish must fit as well."""
+    lang, page = tablet
+    response = page.goto(live_server(PAGES[name].format(**live_server.ids)))
     assert response is not None and response.status == STATUS.get(name, 200)
-    assert german.evaluate("document.documentElement.lang") == "de"
-    size = german.evaluate(OVERFLOW_JS)
+    assert page.evaluate("document.documentElement.lang") == lang
+    size = page.evaluate(OVERFLOW_JS)
     assert size["scroll"] <= size["width"], f"scrolls sideways: {size}"
-    assert german.evaluate(TOUCH_TARGETS_JS) == []
-    german.screenshot(path=SCREENSHOTS / f"de-{name}-768x1024.png", full_page=True)
+    assert page.evaluate(TOUCH_TARGETS_JS) == []
+    page.screenshot(path=SCREENSHOTS / f"{lang}-{name}-768x1024.png", full_page=True)
 
 
 def test_switching_language_by_tapping_is_remembered(
