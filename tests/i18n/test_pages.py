@@ -59,7 +59,19 @@ def no_english(text: str, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize(
-    "url", ["/", "/games/new", "/games", "/players", "/rules", "/seasons", "/settings"]
+    "url",
+    [
+        "/",
+        "/games/new",
+        "/games",
+        "/players",
+        "/players/merge",
+        "/rules",
+        "/house-rules/new",
+        "/seasons",
+        "/settings",
+        "/connect",
+    ],
 )
 def test_pages_without_a_game_are_all_in_the_language(
     client: FlaskClient, lang: str, url: str
@@ -154,3 +166,12 @@ def test_form_values_stay_machine_readable(client: FlaskClient, game_id: int, la
     for field in dates:
         value = re.search(r'value="([^"]*)"', field)
         assert value is None or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.group(1)), field
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_pages_that_refuse_say_so_in_the_language(
+    client: FlaskClient, game_id: int, lang: str
+) -> None:
+    for url in ("/no-such-page", "/games/999999", "/rules/no-such-rules"):
+        no_english(page(client, lang, url, status=404), lang)
+    no_english(page(client, lang, f"/games/{game_id}/abandon"), lang)
