@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session
 from flask.typing import ResponseReturnValue
 
@@ -43,8 +45,21 @@ def healthz() -> dict[str, str]:
 
 
 def _same_site_path(target: str | None) -> str:
-    """Only a path on this site: never a redirect to somewhere else."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    """Only a path on this site: never a redirect to somewhere else.
+
+    Browsers drop tabs and newlines from addresses and read a backslash as a slash, so a
+    path with any of them (or any space) could lead off the site: such a path goes home.
+    """
+    if (
+        not target
+        or not target.startswith("/")
+        or target.startswith("//")
+        or "\\" in target
+        or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in target)
+    ):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
         return "/"
     return target
 

@@ -66,7 +66,18 @@ def test_a_query_keeps_its_place_when_switching(client: FlaskClient) -> None:
     assert response.headers["Location"] == "/games?page=1"
 
 
-@pytest.mark.parametrize("target", ["https://example.com/", "//example.com/", "/\\example.com"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://example.com/",
+        "//example.com/",
+        "/\\example.com",
+        "/\t/example.com",
+        "/\n/example.com",
+        " //example.com",
+        "",
+    ],
+)
 def test_the_switch_never_sends_the_browser_elsewhere(client: FlaskClient, target: str) -> None:
     response = client.get("/language/nl", query_string={"next": target})
     assert response.status_code == 303
