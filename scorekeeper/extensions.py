@@ -6,7 +6,7 @@ import sqlite3
 from typing import Any
 
 from flask import Flask, current_app, has_request_context, request, session
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, format_decimal, get_locale
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -64,6 +64,14 @@ def select_locale() -> str | None:
     return request.accept_languages.best_match(languages)
 
 
+def points(value: int) -> str:
+    """A score as the table's language writes it: digits grouped from five on (12.345 in
+    German, 12 345 in French), as score sheets do; four digits stay together (3855)."""
+    if abs(value) < 10_000:
+        return str(value)
+    return str(format_decimal(value, format="#,##0"))
+
+
 def _locale_context() -> dict[str, str]:
     return {"current_locale": str(get_locale() or current_app.config["BABEL_DEFAULT_LOCALE"])}
 
@@ -74,3 +82,4 @@ def init_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     app.context_processor(_locale_context)
+    app.add_template_filter(points)

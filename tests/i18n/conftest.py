@@ -11,10 +11,9 @@ from flask import Flask
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from i18n_support import LANGUAGES, TRANSLATIONS
+from i18n_support import GERMAN_DEAL, LANGUAGES, TRANSLATIONS
 
 from scorekeeper import sheets
-from scorekeeper.rules import Cards, TeamTally
 from scorekeeper.services import games, players
 from scorekeeper.services.games import TeamSpec
 
@@ -41,20 +40,6 @@ def _compiled_catalogues(request: pytest.FixtureRequest) -> None:
 @pytest.fixture(autouse=True)
 def _empty_sheet_cache() -> None:
     sheets.blank_cache.clear()
-
-
-# The German seed's worked example: Ann & Ben go out with 3855, Cid & Dee make 615.
-GERMAN_DEAL = [
-    TeamTally(
-        clean_books=2,
-        dirty_books=2,
-        wild_books=1,
-        red_threes=1,
-        melded=Cards(points=555),
-        went_out=True,
-    ),
-    TeamTally(clean_books=1, red_threes=1, melded=Cards(points=220), left=Cards(points=205)),
-]
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from scorekeeper.rules import Cards, TeamTally
+
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 # English is the source language: its catalogue may leave every text as written.
 TRANSLATED = ("de", "nl", "fr", "da")
@@ -103,3 +105,17 @@ def leftover_english(text: str, lang: str) -> list[str]:
         for word in ENGLISH_WORDS
         if word not in KEPT[lang] and re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)
     ]
+
+
+# The German seed's worked example: Ann & Ben go out with 3855, Cid & Dee make 615.
+GERMAN_DEAL = [
+    TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=1,
+        red_threes=1,
+        melded=Cards(points=555),
+        went_out=True,
+    ),
+    TeamTally(clean_books=1, red_threes=1, melded=Cards(points=220), left=Cards(points=205)),
+]

@@ -9,8 +9,11 @@ from datetime import date
 import pytest
 from babel.dates import format_date
 from babel.numbers import format_percent
+from flask import Flask
 from flask.testing import FlaskClient
-from i18n_support import TRANSLATED, leftover_english, visible_text
+from i18n_support import GERMAN_DEAL, TRANSLATED, leftover_english, visible_text
+
+from scorekeeper.services import games
 
 # A deal the app must refuse: 7 is no card total, and going out needs books.
 BAD_DEAL = {"went_out": "0", "t0-melded": "7"}
@@ -175,3 +178,24 @@ def test_pages_that_refuse_say_so_in_the_language(
     for url in ("/no-such-page", "/games/999999", "/rules/no-such-rules"):
         no_english(page(client, lang, url, status=404), lang)
     no_english(page(client, lang, f"/games/{game_id}/abandon"), lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "total"),
+    [("en", "11,565"), ("de", "11.565"), ("nl", "11.565"), ("fr", "11\u202f565"), ("da", "11.565")],
+)
+def test_big_totals_are_grouped_the_languages_way(
+    app: Flask, client: FlaskClient, game_id: int, lang: str, total: str
+) -> None:
+    """Three of the German seed's deals make 11565: grouped as the language groups digits;
+    a four-digit score stays as the seed writes it (3855)."""
+    with app.app_context():
+        games.record_deal(game_id, GERMAN_DEAL)
+        games.record_deal(game_id, GERMAN_DEAL)
+    for url in (f"/games/{game_id}", "/games"):
+        body = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert f'<span class="num total">{total}</span>' in body or (
+            f'<span class="num team-total">{total}</span>' in body
+        ), url
+    body = client.get(f"/games/{game_id}", headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert '<span class="num">3855</span>' in body
