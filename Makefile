@@ -4,9 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system-packages test-packages run db test lint fmt clean demo
+.PHONY: setup system-packages test-packages run db test lint fmt clean demo translations messages
 
-setup: system-packages $(STAMP)
+setup: system-packages $(STAMP) translations
 
 system-packages:
 	@scripts/system-packages.sh
@@ -20,6 +20,34 @@ $(STAMP): pyproject.toml | system-packages
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 	@touch $@
+
+# Translations: the .po catalogues are the source; the .mo files the app reads are built
+# from them (and git-ignored), so a fresh clone gets them with `make setup`/`run`/`test`.
+TRANSLATIONS := scorekeeper/translations
+LANGUAGES    := en de nl fr da
+PO_FILES     := $(foreach lang,$(LANGUAGES),$(TRANSLATIONS)/$(lang)/LC_MESSAGES/messages.po)
+MO_FILES     := $(PO_FILES:.po=.mo)
+
+translations: $(MO_FILES)
+
+# Rebuilt whenever its catalogue changed; fuzzy entries are left out (English shows instead).
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(STAMP)
+	$(BIN)/pybabel compile --domain messages -i $< -o $@
+
+# After adding or changing texts: collect them all into messages.pot and bring every
+# catalogue up to date (new texts arrive untranslated; `pytest tests/i18n` lists them).
+# Nothing changes (not even a date) when no text did, so the catalogues merge cleanly.
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-by-file \
+		-c TRANSLATORS: --project=scorekeeper --copyright-holder="scorekeeper contributors" \
+		-o $(TRANSLATIONS)/messages.pot.new .
+	@if diff -q -I '^"POT-Creation-Date' $(TRANSLATIONS)/messages.pot \
+		$(TRANSLATIONS)/messages.pot.new >/dev/null 2>&1; then \
+		rm $(TRANSLATIONS)/messages.pot.new; echo "messages.pot: no text changed"; \
+	else mv $(TRANSLATIONS)/messages.pot.new $(TRANSLATIONS)/messages.pot; fi
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) \
+		--ignore-obsolete --previous --ignore-pot-creation-date
+	$(MAKE) translations
 
 db: setup
 	@if [ -d migrations ]; then $(BIN)/flask --app scorekeeper db upgrade; fi
@@ -50,3 +78,4 @@ clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
 		test-artifacts
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -f $(MO_FILES)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, flash, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -225,8 +226,10 @@ def _api_gate() -> ResponseReturnValue | None:
     wait = limiter().blocked_for(key)
     if wait > 0:
         return _api_refusal(
-            _(
+            ngettext(
+                "Too many wrong passcodes. Try again in %(minutes)d minute.",
                 "Too many wrong passcodes. Try again in %(minutes)d minutes.",
+                _minutes(wait),
                 minutes=_minutes(wait),
             ),
             429,

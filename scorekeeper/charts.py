@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from flask import render_template
+from flask_babel import format_date, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -396,9 +397,11 @@ def ratings_svg(
             at = bisect.bisect_right(history, g, key=lambda item: item[0])
             values.append(history[at - 1][1].display if at else None)
         series.append(Series(name, values))
-    desc = _(
+    desc = ngettext(
+        "The rating of each player after the %(games)d game played. Current ratings: %(ratings)s.",
         "The rating of each player after each of the %(games)d games, in the order played. "
         "Current ratings: %(ratings)s.",
+        len(ratings.games),
         games=len(ratings.games),
         ratings=", ".join(
             f"{name} {ratings.display(pid)}"
@@ -413,11 +416,14 @@ def ratings_svg(
 def player_rating_svg(chart_id: str, name: str, points: Sequence[RatingPoint]) -> Markup:
     """One player's rating after each of their games (sampled when there are many)."""
     picked = [points[i] for i in _sample(len(points))]
-    labels = [p.played_on.isoformat() for p in picked]
+    # Dates as the table's language writes them (29.11.26, 29/11/2026, 11/29/26).
+    labels = [str(format_date(p.played_on, format="short")) for p in picked]
     series = [Series(name, [p.display for p in picked])]
     title = _("Rating of %(name)s over time", name=name)
-    desc = _(
+    desc = ngettext(
+        "%(name)s's rating after %(games)d game: from %(first)s to %(last)s.",
         "%(name)s's rating after each of %(games)d games: from %(first)s to %(last)s.",
+        len(points),
         name=name,
         games=len(points),
         first=picked[0].display if picked else EN_DASH,

@@ -6,7 +6,7 @@ import sqlite3
 from typing import Any
 
 from flask import Flask, current_app, has_request_context, request, session
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, format_decimal, get_locale
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -49,15 +49,27 @@ def _sqlite_pragmas(dbapi_conn: Any, _connection_record: Any) -> None:
         cur.close()
 
 
+# The long-lived cookie that remembers a table's language after the browser session ends.
+LANGUAGE_COOKIE = "lang"
+
+
 def select_locale() -> str | None:
-    """A language chosen in the session wins over the browser's preference."""
+    """A language chosen on this device (session, then cookie) wins over the browser's."""
     if not has_request_context():
         return None  # the command line: Flask-Babel falls back to the default locale
     languages: list[str] = current_app.config["LANGUAGES"]
-    chosen = session.get("lang")
-    if chosen in languages:
-        return str(chosen)
+    for chosen in (session.get("lang"), request.cookies.get(LANGUAGE_COOKIE)):
+        if chosen in languages:
+            return str(chosen)
     return request.accept_languages.best_match(languages)
+
+
+def points(value: int) -> str:
+    """A score as the table's language writes it: digits grouped from five on (12.345 in
+    German, 12 345 in French), as score sheets do; four digits stay together (3855)."""
+    if abs(value) < 10_000:
+        return str(value)
+    return str(format_decimal(value, format="#,##0"))
 
 
 def _locale_context() -> dict[str, str]:
@@ -70,3 +82,4 @@ def init_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     app.context_processor(_locale_context)
+    app.add_template_filter(points)

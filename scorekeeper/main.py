@@ -1,10 +1,37 @@
-"""Home page and health check."""
+"""Home page, health check and the language switch."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, session
+from flask.typing import ResponseReturnValue
+
+from scorekeeper.extensions import LANGUAGE_COOKIE
 
 bp = Blueprint("main", __name__)
+
+# The language switch remembers a choice for a year: a table keeps its language.
+LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
+
+# Each language named in itself, so a player finds theirs whatever the page is in.
+LANGUAGE_NAMES = {
+    "en": "English",
+    "de": "Deutsch",
+    "nl": "Nederlands",
+    "fr": "Français",
+    "da": "Dansk",
+}
+
+
+@bp.app_context_processor
+def _languages() -> dict[str, object]:
+    languages: list[str] = current_app.config["LANGUAGES"]
+    here = request.full_path.removesuffix("?") if request else "/"
+    return {
+        "language_names": {code: LANGUAGE_NAMES.get(code, code) for code in languages},
+        "language_next": here,
+    }
 
 
 @bp.get("/")
@@ -15,3 +42,45 @@ def index() -> str:
 @bp.get("/healthz")
 def healthz() -> dict[str, str]:
     return {"status": "ok"}
+
+
+def _same_site_path(target: str | None) -> str:
+    """Only a path on this site: never a redirect to somewhere else.
+
+    Browsers drop tabs and newlines from addresses and read a backslash as a slash, so a
+    path with any of them (or any space) could lead off the site: such a path goes home.
+    """
+    if (
+        not target
+        or not target.startswith("/")
+        or target.startswith("//")
+        or "\\" in target
+        or any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in target)
+    ):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return "/"
+    return target
+
+
+@bp.get("/language/<code>")
+def language(code: str) -> ResponseReturnValue:
+    """Switch this device to ``code`` and go back to the page it came from (``?next=``).
+
+    A plain link, so it works without JavaScript; it changes only this device's
+    preference, never the table's data, so it needs no passcode.
+    """
+    if code not in current_app.config["LANGUAGES"]:
+        abort(404)
+    session["lang"] = code
+    response = redirect(_same_site_path(request.args.get("next")), code=303)
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        code,
+        max_age=LANGUAGE_COOKIE_SECONDS,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response

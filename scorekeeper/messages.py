@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import get_translations
 
 from scorekeeper.rules import Problem
+from scorekeeper.rules.i18n import render
 
 
 def say(problem: Problem) -> str:
     """The problem's message, translated, with its numbers and names filled in."""
-    params = dict(problem.params)
+    translations = get_translations()
     # Field names inside messages stay as the API spells them; only the words translate.
-    text: str = gettext(problem.template, **params) if params else gettext(problem.template)
-    return text
+    return render(problem.template, problem.params, translations.gettext, translations.ngettext)
 
 
 def problems_json(problems: Iterable[Problem]) -> list[dict[str, Any]]:

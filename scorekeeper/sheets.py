@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from flask import Response, current_app, render_template, request, send_file, url_for
-from flask_babel import format_date, get_locale
+from flask_babel import format_date, get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.security import safe_join
@@ -627,7 +627,14 @@ def _footnotes(view: GameView) -> list[str]:
     if len(corrections) > MOST_FOOTNOTES:
         earlier = len(corrections) - MOST_FOOTNOTES
         corrections = corrections[earlier:]
-        notes.append(_("%(count)d earlier changes are in the game's correction log", count=earlier))
+        notes.append(
+            ngettext(
+                "%(count)d earlier change is in the game's correction log",
+                "%(count)d earlier changes are in the game's correction log",
+                earlier,
+                count=earlier,
+            )
+        )
     for c in corrections:
         team = (
             view.team_names[c.team_position]

@@ -24,6 +24,9 @@ Glossary (the names this code uses, from the game itself):
   books the deal requires. When the **stock runs out** nobody goes out.
 - **exact draw**: picking up exactly the right number of cards at the deal (Simpson: 22).
 - **RuleSet**: one house-rule system as data; the **presets** are the seeds' systems.
+
+The same words in German, Dutch, French and Danish, as each seed says them, are listed in
+``docs/glossary/``; the translations use those and only those.
 """
 
 from .cards import CARD_CLASS_LABELS, CardClass, CardValues, cards_in_play, red_threes_in_play
@@ -42,7 +45,7 @@ from .ruleset import (
 )
 from .scoring import BREAKDOWN_KEYS, TeamScore, score_deal, score_team
 from .tally import BOUNDS, Cards, TallyError, TeamTally, read_team, read_teams
-from .validation import default_decks, team_label, validate_deal
+from .validation import default_decks, team_label, team_phrase, validate_deal
 
 __all__ = [
     "BOUNDS",
@@ -73,5 +76,6 @@ __all__ = [
     "score_deal",
     "score_team",
     "team_label",
+    "team_phrase",
     "validate_deal",
 ]

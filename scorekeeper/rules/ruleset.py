@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import CardClass, CardValues
-from .i18n import N_
+from .i18n import N_, NP_, Template
 from .problems import Problem
 
 
@@ -261,7 +261,7 @@ class _Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def fail(self, where: str, template: str, **params: Any) -> None:
+    def fail(self, where: str, template: Template, **params: Any) -> None:
         self.problems.append(Problem(None, where, template, {"field": where, **params}))
 
     def integer(self, value: Any, where: str, low: int = 0, high: int = 100_000) -> int:
@@ -455,7 +455,11 @@ def _from_mapping(data: Mapping[str, Any], base: RuleSet | None) -> RuleSet:
         if ("deal_count" in data or current_deals) and len(minimums) != len(current_deals):
             read.fail(
                 "opening_minimums",
-                N_("%(field)s lists %(given)d minimums for a game of %(deals)d deals."),
+                NP_(
+                    "%(field)s lists %(given)d minimum for a game of %(deals)d deals.",
+                    "%(field)s lists %(given)d minimums for a game of %(deals)d deals.",
+                    "given",
+                ),
                 given=len(minimums),
                 deals=len(current_deals),
             )
@@ -489,7 +493,7 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
     """Everything that makes no sense in ``rules``, in words a card player understands."""
     problems: list[Problem] = []
 
-    def fail(where: str, template: str, **params: Any) -> None:
+    def fail(where: str, template: Template, **params: Any) -> None:
         problems.append(Problem(None, where, template, {"field": where, **params}))
 
     if not _SLUG.match(rules.id):

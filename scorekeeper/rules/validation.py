@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import NATURAL_CLASSES, WILD_CLASSES, CardClass, cards_in_play, red_threes_in_play
-from .i18n import N_
+from .i18n import N_, NP_, Phrase, Template
 from .problems import Problem
 from .ruleset import BookCount, BookKind, PlayStyle, RuleSet, WildLimit
 from .tally import TeamTally
@@ -32,17 +32,26 @@ _GO_OUT_NONE = {
     BookKind.WILD: N_("%(team)s cannot go out: going out in deal %(deal)d needs a wild book."),
 }
 _WILD_LIMIT_TEXT = {
-    WildLimit.TWICE_AS_MANY_NATURALS: N_(
+    WildLimit.TWICE_AS_MANY_NATURALS: NP_(
+        "%(team)s melded %(wilds)d wild card with only %(naturals)d natural cards: every meld "
+        "needs at least twice as many natural cards as wild cards.",
         "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: every meld "
-        "needs at least twice as many natural cards as wild cards."
+        "needs at least twice as many natural cards as wild cards.",
+        "wilds",
     ),
-    WildLimit.MORE_NATURALS: N_(
+    WildLimit.MORE_NATURALS: NP_(
+        "%(team)s melded %(wilds)d wild card with only %(naturals)d natural cards: every meld "
+        "needs more natural cards than wild cards.",
         "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: every meld "
-        "needs more natural cards than wild cards."
+        "needs more natural cards than wild cards.",
+        "wilds",
     ),
-    WildLimit.MIN_NATURALS: N_(
+    WildLimit.MIN_NATURALS: NP_(
+        "%(team)s melded %(wilds)d wild card with only %(naturals)d natural cards: wild cards "
+        "may only join a meld of at least %(least)d natural cards.",
         "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: wild cards "
-        "may only join a meld of at least %(least)d natural cards."
+        "may only join a meld of at least %(least)d natural cards.",
+        "wilds",
     ),
 }
 _CLASS_TEXT = {
@@ -56,11 +65,16 @@ _CLASS_TEXT = {
 
 
 def team_label(team: TeamTally, index: int) -> str:
-    """The team's name, or 'Team A', 'Team B', … when it has none."""
+    """The team's name, or 'Team A', 'Team B', … when it has none (in English)."""
+    return str(team_phrase(team, index))
+
+
+def team_phrase(team: TeamTally, index: int) -> str | Phrase:
+    """The team's name, or 'Team A', 'Team B', … as a phrase said in the table's language."""
     if team.name:
         return team.name
     letter = string.ascii_uppercase[index] if index < 26 else str(index + 1)
-    return f"Team {letter}"
+    return Phrase(N_("Team %(letter)s"), {"letter": letter})
 
 
 def default_decks(rules: RuleSet, teams: int) -> int:
@@ -76,9 +90,9 @@ class _Checker:
         self.decks = decks
         self.problems: list[Problem] = []
 
-    def fail(self, index: int | None, where: str, template: str, **params: Any) -> None:
+    def fail(self, index: int | None, where: str, template: Template, **params: Any) -> None:
         if index is not None:
-            params.setdefault("team", team_label(self.teams[index], index))
+            params.setdefault("team", team_phrase(self.teams[index], index))
         params.setdefault("deal", self.deal_number)
         params.setdefault("decks", self.decks)
         self.problems.append(Problem(index, where, template, params))
@@ -101,16 +115,21 @@ class _Checker:
             self.fail(
                 i,
                 "wild_books",
-                N_("%(team)s reports %(count)d wild books, but these rules have no wild books."),
+                NP_(
+                    "%(team)s reports %(count)d wild book, but these rules have no wild books.",
+                    "%(team)s reports %(count)d wild books, but these rules have no wild books.",
+                ),
                 count=team.wild_books,
             )
         if team.black_three_books and not rules.black_three_books:
             self.fail(
                 i,
                 "black_three_books",
-                N_(
+                NP_(
+                    "%(team)s reports %(count)d black-three book, but these rules have no "
+                    "black-three books.",
                     "%(team)s reports %(count)d black-three books, but these rules have no "
-                    "black-three books."
+                    "black-three books.",
                 ),
                 count=team.black_three_books,
             )
@@ -118,9 +137,11 @@ class _Checker:
             self.fail(
                 i,
                 "red_threes",
-                N_(
+                NP_(
+                    "%(team)s reports %(count)d red three laid, but in these rules red threes "
+                    "are discarded at once and never laid.",
                     "%(team)s reports %(count)d red threes laid, but in these rules red threes "
-                    "are discarded at once and never laid."
+                    "are discarded at once and never laid.",
                 ),
                 count=team.red_threes,
             )
@@ -145,9 +166,12 @@ class _Checker:
             self.fail(
                 i,
                 "exact_draws",
-                N_(
+                NP_(
                     "%(team)s reports %(count)d exact draws, but a team has at most %(most)d "
-                    "players."
+                    "player.",
+                    "%(team)s reports %(count)d exact draws, but a team has at most %(most)d "
+                    "players.",
+                    "most",
                 ),
                 count=team.exact_draws,
                 most=most,
@@ -185,9 +209,11 @@ class _Checker:
                 self.fail(
                     i,
                     "melded.black_threes",
-                    N_(
+                    NP_(
+                        "%(team)s reports %(count)d black 3 melded, but black 3s can never be "
+                        "melded in these rules.",
                         "%(team)s reports %(count)d black 3s melded, but black 3s can never be "
-                        "melded in these rules."
+                        "melded in these rules.",
                     ),
                     count=black,
                 )
@@ -195,9 +221,11 @@ class _Checker:
                 self.fail(
                     i,
                     "melded.black_threes",
-                    N_(
+                    NP_(
+                        "%(team)s reports %(count)d black 3 melded but no black-three book, the "
+                        "only meld black 3s can be in.",
                         "%(team)s reports %(count)d black 3s melded but no black-three book, the "
-                        "only meld black 3s can be in."
+                        "only meld black 3s can be in.",
                     ),
                     count=black,
                 )
@@ -205,14 +233,20 @@ class _Checker:
                 self.fail(
                     i,
                     "melded.black_threes",
-                    N_(
+                    NP_(
                         "%(team)s reports %(count)d black 3s melded, but its %(books)d "
-                        "black-three books hold %(need)d of them."
+                        "black-three book holds %(need)d of them.",
+                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "black-three books hold %(need)d of them.",
+                        "books",
                     )
                     if not self.rules.books_may_grow
-                    else N_(
+                    else NP_(
                         "%(team)s reports %(count)d black 3s melded, but its %(books)d "
-                        "black-three books hold at least %(need)d of them."
+                        "black-three book holds at least %(need)d of them.",
+                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "black-three books hold at least %(need)d of them.",
+                        "books",
                     ),
                     count=black,
                     books=team.black_three_books,
@@ -244,10 +278,14 @@ class _Checker:
             self.fail(
                 i,
                 "melded",
-                N_(
+                NP_(
+                    "%(team)s melded cards worth %(melded)d, but its %(books)d book alone holds "
+                    "cards worth at least %(least)d (a clean book at least %(clean)d, a dirty "
+                    "book %(dirty)d, a wild book %(wild)d).",
                     "%(team)s melded cards worth %(melded)d, but its %(books)d books alone hold "
                     "cards worth at least %(least)d (a clean book at least %(clean)d, a dirty "
-                    "book %(dirty)d, a wild book %(wild)d)."
+                    "book %(dirty)d, a wild book %(wild)d).",
+                    "books",
                 ),
                 melded=melded,
                 least=least,
@@ -355,9 +393,12 @@ class _Checker:
             self.fail(
                 i,
                 "melded",
-                N_(
+                NP_(
+                    "%(team)s melded %(loose)d card besides its books, but a meld has at least "
+                    "three cards.",
                     "%(team)s melded %(loose)d cards besides its books, but a meld has at least "
-                    "three cards."
+                    "three cards.",
+                    "loose",
                 ),
                 loose=loose,
             )
@@ -476,9 +517,11 @@ class _Checker:
             self.fail(
                 i,
                 "red_threes_caught",
-                N_(
+                NP_(
+                    "%(team)s went out, so every foot of the team was picked up and the "
+                    "%(count)d red three reported caught cannot have been hidden in one.",
                     "%(team)s went out, so every foot of the team was picked up and none of the "
-                    "%(count)d red threes reported caught can have been hidden in one."
+                    "%(count)d red threes reported caught can have been hidden in one.",
                 ),
                 count=team.red_threes_caught,
             )
@@ -496,7 +539,7 @@ class _Checker:
                     "%(names)s."
                 ),
                 count=len(out),
-                names=", ".join(team_label(self.teams[i], i) for i in out),
+                names=tuple(team_phrase(self.teams[i], i) for i in out),
             )
         self.supply()
 
@@ -549,7 +592,7 @@ class _Checker:
                     "%(most)d."
                 ),
                 team_fields=fields,
-                cards=_CLASS_TEXT[card],
+                cards=Phrase(_CLASS_TEXT[card]),
             )
         wild_supply = sum(in_play[c] for c in WILD_CLASSES)
         natural_supply = sum(in_play[c] for c in NATURAL_CLASSES)
@@ -604,8 +647,8 @@ class _Checker:
         where: str,
         needs: list[int],
         most: int,
-        one: str,
-        together: str,
+        one: Template,
+        together: Template,
         team_fields: Sequence[str] = (),
         **params: Any,
     ) -> None:

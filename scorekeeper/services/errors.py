@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.rules import Problem
-from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.i18n import N_, Template
 
 
 class ServiceError(Exception):
@@ -16,7 +16,7 @@ class ServiceError(Exception):
         self.problems = problems
 
     @classmethod
-    def say(cls, template: str, field: str = "", **params: Any) -> ServiceError:
+    def say(cls, template: Template, field: str = "", **params: Any) -> ServiceError:
         return cls([Problem(None, field, template, params)])
 
 

@@ -35,7 +35,7 @@ from scorekeeper.rules import (
     score_team,
     validate_deal,
 )
-from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.i18n import N_, Template
 from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import rulesets
@@ -251,7 +251,7 @@ def _start_game(
     rules = rulesets.resolve(ruleset)
     problems: list[Problem] = []
 
-    def fail(where: str, template: str, **params: Any) -> None:
+    def fail(where: str, template: Template, **params: Any) -> None:
         problems.append(Problem(None, where, template, params))
 
     if not 2 <= len(teams) <= 8:

@@ -1,5 +1,7 @@
 """Sheets as PDFs: a blank score sheet for any rules, a game's filled sheet, season standings.
 
+Each prints in any of the app's languages (``?lang=de``), whatever language the page is in.
+
 The views read the query, ask the services for the rules or the game, and hand them to
 :mod:`scorekeeper.sheets`, which renders the PDF. A bad option is answered with a page
 saying what was wrong (400), unknown rules or games with 404: never an error 500.
@@ -11,9 +13,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_babel import format_decimal, format_percent
+from flask_babel import force_locale, format_decimal, format_percent, get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import sheets
@@ -59,6 +61,30 @@ def _paper() -> sheets.Paper:
     if paper not in sheets.PAPERS:
         raise _BadOptions([_("Paper must be a4 or letter, not “%(paper)s”.", paper=paper[:20])])
     return sheets.PAPERS[paper]
+
+
+def _language() -> str:
+    """The sheet's language (``?lang=``): any of the app's languages, whatever the page's."""
+    languages: list[str] = current_app.config["LANGUAGES"]
+    lang = request.args.get("lang", "").strip().lower()
+    if not lang:
+        return str(get_locale() or current_app.config["BABEL_DEFAULT_LOCALE"])
+    if lang not in languages:
+        raise _BadOptions(
+            [
+                _(
+                    "The sheet's language must be one of %(languages)s, not “%(lang)s”.",
+                    languages=", ".join(languages),
+                    lang=lang[:20],
+                )
+            ]
+        )
+    return lang
+
+
+def _suffix(lang: str) -> str:
+    """A sheet asked for in a language says so in its file name: ``…-de.pdf``."""
+    return f"-{lang}" if request.args.get("lang") else ""
 
 
 def _rules(ref: str) -> RuleSet:
@@ -117,25 +143,30 @@ def _names(teams: int) -> list[str]:
 
 @bp.get("/sheets/blank.pdf")
 def blank() -> ResponseReturnValue:
-    """A blank score sheet: ``?ruleset=<id>&teams=<n>&paper=a4|letter[&names=…]``."""
+    """A blank score sheet: ``?ruleset=<id>&teams=<n>&paper=a4|letter[&names=…][&lang=de]``."""
     paper = _paper()
+    lang = _language()
     rules = _rules(request.args.get("ruleset", "standard"))
     teams = _teams(rules)
     names = _names(teams)
-    pdf = sheets.blank_sheet_pdf(rules, teams, paper, names)
-    filename = f"scoresheet-{rules.id}-{teams}-teams-{paper.id}.pdf"
+    # The cache keys on the locale, so each language is its own cached sheet.
+    with force_locale(lang):
+        pdf = sheets.blank_sheet_pdf(rules, teams, paper, names)
+    filename = f"scoresheet-{rules.id}-{teams}-teams-{paper.id}{_suffix(lang)}.pdf"
     return sheets.pdf_response(pdf, filename)
 
 
 @bp.get("/games/<int:game_id>/sheet.pdf")
 def game(game_id: int) -> ResponseReturnValue:
-    """The filled score sheet of a game, finished or not: ``?paper=a4|letter``."""
+    """The filled score sheet of a game, finished or not: ``?paper=a4|letter[&lang=de]``."""
     paper = _paper()
+    lang = _language()
     if game_id > _LARGEST_ID:
         raise _BadOptions([_("There is no game %(id)s.", id=str(game_id)[:20])], status=404)
     view = game_service.view_game(game_service.load_game(game_id))
-    pdf = sheets.game_sheet_pdf(view, paper)
-    filename = f"game-{view.game.id}-{view.game.played_on.isoformat()}.pdf"
+    with force_locale(lang):
+        pdf = sheets.game_sheet_pdf(view, paper)
+    filename = f"game-{view.game.id}-{view.game.played_on.isoformat()}{_suffix(lang)}.pdf"
     return sheets.pdf_response(pdf, filename)
 
 
@@ -147,22 +178,24 @@ def standings(season_id: int) -> ResponseReturnValue:
     from scorekeeper.services import standings as standings_service
 
     paper = _paper()
+    lang = _language()
     table = standings_service.standings(season_id)
     season = table.season
     assert season is not None  # a season id always gives its season (or NotFound)
-    title = _("Standings: %(season)s", season=season.name)
-    chart = None
-    if table.ratings.games and table.players:
-        players = [(line.players[0], line.name) for line in table.players]
-        chart = charts.ratings_svg(f"ratings-{season_id}", title, table.ratings, players)
-    pdf = sheets.render_standings_pdf(
-        title,
-        [_standings_row(rank, line) for rank, line in enumerate(table.players, start=1)],
-        [_standings_row(rank, line) for rank, line in enumerate(table.partnerships, start=1)],
-        chart_svg=chart,
-        paper=paper,
-    )
-    return sheets.pdf_response(pdf, f"standings-season-{season.id}.pdf")
+    with force_locale(lang):
+        title = _("Standings: %(season)s", season=season.name)
+        chart = None
+        if table.ratings.games and table.players:
+            players = [(line.players[0], line.name) for line in table.players]
+            chart = charts.ratings_svg(f"ratings-{season_id}", title, table.ratings, players)
+        pdf = sheets.render_standings_pdf(
+            title,
+            [_standings_row(rank, line) for rank, line in enumerate(table.players, start=1)],
+            [_standings_row(rank, line) for rank, line in enumerate(table.partnerships, start=1)],
+            chart_svg=chart,
+            paper=paper,
+        )
+    return sheets.pdf_response(pdf, f"standings-season-{season.id}{_suffix(lang)}.pdf")
 
 
 def _standings_row(rank: int, line: Line) -> dict[str, str]:

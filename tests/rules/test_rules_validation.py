@@ -45,7 +45,9 @@ def assert_plain_words(problem: Problem) -> None:
     assert not re.search(r"[{}\[\]<>]", message), message
     # Every number the template names is in the text.
     for name, value in problem.params.items():
-        if f"%({name})d" in problem.template:
+        template = problem.template
+        text = template if isinstance(template, str) else template.plural
+        if f"%({name})d" in text:
             assert str(value) in message, (name, message)
 
 
@@ -236,7 +238,7 @@ def test_a_wild_book_is_impossible_where_the_rules_have_none(rules_id: str) -> N
     assert (
         0,
         "wild_books",
-        "Team A reports 1 wild books, but these rules have no wild books.",
+        "Team A reports 1 wild book, but these rules have no wild books.",
     ) in problems_of([team, TeamTally(), TeamTally(), TeamTally()], rules_id)
 
 
@@ -249,7 +251,7 @@ def test_a_black_three_book_is_impossible_outside_brouillette(rules_id: str) -> 
         (
             0,
             "black_three_books",
-            "Team A reports 1 black-three books, but these rules have no black-three books.",
+            "Team A reports 1 black-three book, but these rules have no black-three books.",
         ),
     ]
 
@@ -291,7 +293,7 @@ def test_a_black_three_book_holds_at_least_seven_black_threes() -> None:
         (
             0,
             "melded.black_threes",
-            "Team A reports 5 black 3s melded, but its 1 black-three books hold at least 7 of "
+            "Team A reports 5 black 3s melded, but its 1 black-three book holds at least 7 of "
             "them.",
         ),
     ]
@@ -324,7 +326,7 @@ def test_exact_draws_are_impossible_where_the_rules_give_no_bonus_for_them() -> 
 def test_a_player_alone_draws_exactly_22_cards_at_most_once_a_deal() -> None:
     teams = [TeamTally(exact_draws=2), TeamTally(), TeamTally(), TeamTally()]
     assert problems_of(teams, "simpson") == [
-        (0, "exact_draws", "Team A reports 2 exact draws, but a team has at most 1 players."),
+        (0, "exact_draws", "Team A reports 2 exact draws, but a team has at most 1 player."),
     ]
 
 
@@ -479,7 +481,9 @@ def test_melded_points_cannot_be_below_what_the_books_hold_at_least(
     assert (
         0,
         "melded",
-        f"Team A melded cards worth {melded}, but its {count} books alone hold cards worth at "
+        f"Team A melded cards worth {melded}, but its {count} "
+        + ("book alone holds" if count == 1 else "books alone hold")
+        + " cards worth at "
         f"least {least} (a clean book at least 35, a dirty book 50, a wild book 140).",
     ) in problems_of([team, TeamTally()])
     enough = TeamTally(melded=Cards(points=max(least, 50)), **books)  # type: ignore[arg-type]
@@ -551,8 +555,8 @@ def test_a_team_that_went_out_picked_up_every_foot_so_caught_no_red_three(rules_
         (
             0,
             "red_threes_caught",
-            "Team A went out, so every foot of the team was picked up and none of the 1 red "
-            "threes reported caught can have been hidden in one.",
+            "Team A went out, so every foot of the team was picked up and the 1 red three "
+            "reported caught cannot have been hidden in one.",
         ),
     ]
 

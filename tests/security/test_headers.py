@@ -45,6 +45,7 @@ def readable_urls(app: Flask, game_id: int, season_id: int, player_id: int) -> l
         "ruleset_id": "standard",
         "slug": "standard",
         "filename": "css/app.css",
+        "code": "de",  # /language/<code>
     }
     urls = []
     with app.test_request_context():

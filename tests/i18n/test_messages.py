@@ -1,0 +1,98 @@
+"""Messages of the rules core in every language: plural forms, team labels, the JSON API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_babel import force_locale
+
+from scorekeeper.messages import say
+from scorekeeper.rules import PRESETS, Problem, TeamTally, validate_deal
+from scorekeeper.rules.i18n import NP_, Phrase, render
+
+
+def wild_book_problem(count: int) -> Problem:
+    rules = PRESETS["no-wild-books"]
+    return validate_deal(rules, 1, [TeamTally(wild_books=count), TeamTally()])[0]
+
+
+def test_english_picks_the_singular_for_one() -> None:
+    assert wild_book_problem(1).message == (
+        "Team A reports 1 wild book, but these rules have no wild books."
+    )
+    assert wild_book_problem(2).message == (
+        "Team A reports 2 wild books, but these rules have no wild books."
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("de", "Partei A meldet 1 wildes Buch,", "Partei A meldet 2 wilde Bücher,"),
+        ("nl", "Team A geeft 1 wild boek op,", "Team A geeft 2 wilde boeken op,"),
+        ("fr", "Équipe A annonce 1 livre sauvage,", "Équipe A annonce 2 livres sauvages,"),
+        ("da", "Hold A opgiver 1 vild bunke,", "Hold A opgiver 2 vilde bunker,"),
+    ],
+)
+def test_each_language_picks_its_plural_form_and_names_the_team(
+    app: Flask, lang: str, one: str, two: str
+) -> None:
+    with app.test_request_context(), force_locale(lang):
+        assert say(wild_book_problem(1)).startswith(one)
+        assert say(wild_book_problem(2)).startswith(two)
+
+
+def test_a_named_team_keeps_its_name_in_every_language(app: Flask) -> None:
+    rules = PRESETS["no-wild-books"]
+    problem = validate_deal(rules, 1, [TeamTally(name="Ann & Ben", wild_books=1), TeamTally()])[0]
+    with app.test_request_context(), force_locale("de"):
+        assert say(problem).startswith("Ann & Ben meldet 1 wildes Buch")
+
+
+def test_several_teams_are_named_in_the_language(app: Flask) -> None:
+    teams = [TeamTally(went_out=True, clean_books=2, dirty_books=2, wild_books=1)] * 2
+    problems = [p for p in validate_deal(PRESETS["standard"], 1, teams) if p.field == "went_out"]
+    assert problems[0].message.endswith("2 teams report going out: Team A, Team B.")
+    with app.test_request_context(), force_locale("fr"):
+        assert say(problems[0]).endswith(
+            "équipes annoncent être sorties\u00a0: Équipe A, Équipe B."
+        )
+
+
+def test_render_without_translations_is_english() -> None:
+    template = NP_("%(n)d red three", "%(n)d red threes", "n")
+    assert render(template, {"n": 1}) == "1 red three"
+    assert render(template, {"n": 3}) == "3 red threes"
+    assert str(Phrase("Team %(letter)s", {"letter": "C"})) == "Team C"
+
+
+def score(client: FlaskClient, lang: str, teams: list[dict[str, Any]]) -> Any:
+    return client.post(
+        "/api/score",
+        json={"ruleset": "no-wild-books", "deal": 1, "teams": teams},
+        headers={"Accept-Language": lang},
+    )
+
+
+def test_api_messages_follow_accept_language(client: FlaskClient) -> None:
+    teams = [{"wild_books": 1}, {}]
+    german = score(client, "de-DE,de;q=0.9", teams)
+    assert german.status_code == 422
+    assert german.json["errors"][0]["message"] == (
+        "Partei A meldet 1 wildes Buch, aber diese Regeln kennen keine wilden Bücher."
+    )
+    english = score(client, "en", teams)
+    assert english.json["errors"][0]["message"] == (
+        "Team A reports 1 wild book, but these rules have no wild books."
+    )
+    # Field names stay as the API spells them, whatever the language.
+    assert german.json["errors"][0]["field"] == english.json["errors"][0]["field"] == "wild_books"
+
+
+def test_api_refusals_of_the_services_follow_accept_language(client: FlaskClient) -> None:
+    response = client.get("/api/games/999999", headers={"Accept-Language": "da"})
+    assert response.status_code == 404
+    assert "Der er intet spil 999999." in response.get_data(as_text=True)

@@ -1,0 +1,201 @@
+"""Key pages in each language: nothing left in English, the game's own words, local dates."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import date
+
+import pytest
+from babel.dates import format_date
+from babel.numbers import format_percent
+from flask import Flask
+from flask.testing import FlaskClient
+from i18n_support import GERMAN_DEAL, TRANSLATED, leftover_english, visible_text
+
+from scorekeeper.services import games
+
+# A deal the app must refuse: 7 is no card total, and going out needs books.
+BAD_DEAL = {"went_out": "0", "t0-melded": "7"}
+
+# Words of the game as each seed says them (docs/glossary/<lang>.md), on the rules card.
+RULES_CARD_WORDS = {
+    "de": ["Buch", "reine", "gemischte", "wildes Buch", "Ausmachen", "Fuß", "Runde",
+           "Rote Dreien", "erste Meldung", "Platzhalter", "Ziehstapel", "Ablagestapel"],
+    "nl": ["boek", "schone", "vuile", "wild boek", "uitgaan", "voet", "deal",
+           "rode drieën", "eerste meld", "wilde kaarten", "voorraadstapel", "aflegstapel"],
+    "fr": ["livre", "propres", "sales", "livre sauvage", "sortir", "pied", "tour",
+           "trois rouges", "ouverture", "cartes sauvages", "pioche", "défausse"],
+    "da": ["bunke", "rene", "beskidte", "vild bunke", "gå ud", "fod", "runde",
+           "røde treer", "første meld", "vilde kort", "lageret", "kasseringsbunken"],
+}  # fmt: skip
+GAME_WORDS = {
+    "de": ["Runde 1", "Ausgemacht", "2 reine Bücher", "1 wildes Buch", "Punktezettel"],
+    "nl": ["Deal 1", "Uitgegaan", "2 schone boeken", "1 wild boek", "Scoreblad"],
+    "fr": ["Tour 1", "Sortie", "2 livres propres", "1 livre sauvage", "Feuille de marque"],
+    "da": ["Runde 1", "Gik ud", "2 rene bunker", "1 vild bunke", "Scoreark"],
+}
+REFUSAL_WORDS = {
+    "de": ["Nichts wurde gespeichert", "kann nicht ausmachen", "keine mögliche Kartensumme"],
+    "nl": ["Er is niets opgeslagen", "kan niet uitgaan", "geen mogelijk kaarttotaal"],
+    "fr": ["Rien n'a été enregistré", "ne peut pas sortir", "pas un total de cartes possible"],
+    "da": ["Intet blev gemt", "kan ikke gå ud", "ikke en mulig kortsum"],
+}
+
+
+def spaced(text: str) -> str:
+    """``text`` with its spaces as the page text has them (no-break spaces are spaces)."""
+    return " ".join(text.split())
+
+
+def page(client: FlaskClient, lang: str, url: str, status: int = 200) -> str:
+    response = client.get(url, headers={"Accept-Language": lang})
+    assert response.status_code == status, url
+    body = response.get_data(as_text=True)
+    assert f'<html lang="{lang}">' in body
+    return visible_text(body)
+
+
+def no_english(text: str, lang: str) -> None:
+    assert leftover_english(text, lang) == [], text
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/",
+        "/games/new",
+        "/games",
+        "/players",
+        "/players/merge",
+        "/rules",
+        "/house-rules/new",
+        "/seasons",
+        "/settings",
+        "/connect",
+    ],
+)
+def test_pages_without_a_game_are_all_in_the_language(
+    client: FlaskClient, lang: str, url: str
+) -> None:
+    no_english(page(client, lang, url), lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("ruleset", ["standard", "saskatchewan", "simpson", "brouillette"])
+def test_the_rules_card_speaks_the_seeds_words(
+    client: FlaskClient, lang: str, ruleset: str
+) -> None:
+    text = page(client, lang, f"/rules/{ruleset}")
+    no_english(text, lang)
+    if ruleset == "standard":
+        missing = [w for w in RULES_CARD_WORDS[lang] if w.lower() not in text.lower()]
+        assert missing == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_game_with_a_deal_in_the_language(client: FlaskClient, game_id: int, lang: str) -> None:
+    text = page(client, lang, f"/games/{game_id}")
+    no_english(text, lang)
+    assert [w for w in GAME_WORDS[lang] if w not in text] == []
+    # The date as that language writes it, and the score as entered.
+    assert spaced(format_date(date(2026, 11, 29), locale=lang)) in text
+    assert "3855" in text
+    no_english(page(client, lang, f"/games/{game_id}/corrections"), lang)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_refused_deal_explains_itself_in_the_language(
+    client: FlaskClient, game_id: int, lang: str
+) -> None:
+    response = client.post(
+        f"/games/{game_id}/deals/new", data=BAD_DEAL, headers={"Accept-Language": lang}
+    )
+    assert response.status_code == 422
+    text = visible_text(response.get_data(as_text=True))
+    no_english(text, lang)
+    assert [w for w in REFUSAL_WORDS[lang] if w not in text] == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_standings_in_the_language_with_local_numbers(
+    client: FlaskClient, finished_game_id: int, lang: str
+) -> None:
+    for url in ("/standings", "/seasons/1"):
+        text = page(client, lang, url)
+        no_english(text, lang)
+        # Ann and Ben won their only game: a win rate of 100 % as the language writes it.
+        assert spaced(format_percent(1, locale=lang)) in text, url
+
+
+def test_english_stays_english(client: FlaskClient, game_id: int) -> None:
+    text = page(client, "en", f"/games/{game_id}")
+    assert "Went out" in text
+    assert "2 clean books, 2 dirty books and 1 wild book" in text
+    assert spaced(format_date(date(2026, 11, 29), locale="en")) in text
+
+
+CHART_WORDS = {
+    "de": ["Wertung", "Partie", "Punkte in einer Partie", "Punkte pro Partie"],
+    "nl": ["Rating", "Spel", "Punten in een spel", "Scores per spel"],
+    "fr": ["Cote", "Partie", "Points dans une partie", "Scores par partie"],
+    "da": ["Rating", "Spil", "Point i et spil", "Point pr. spil"],
+}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_chart_labels_in_the_language(
+    client: FlaskClient, finished_game_id: int, lang: str
+) -> None:
+    body = client.get("/seasons/1", headers={"Accept-Language": lang}).get_data(as_text=True)
+    charts = re.findall(r"<svg\b.*?</svg>", body, re.S)
+    assert len(charts) >= 2
+    labels = [html.unescape(t.strip()) for t in re.findall(r">([^<>]+)<", "".join(charts))]
+    assert [w for w in CHART_WORDS[lang] if w not in labels] == [], labels
+    assert leftover_english(" ".join(labels), lang) == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_form_values_stay_machine_readable(client: FlaskClient, game_id: int, lang: str) -> None:
+    """Fields hold plain digits and ISO dates whatever the language shows around them."""
+    edit = client.get(f"/games/{game_id}/deals/1/edit", headers={"Accept-Language": lang})
+    assert edit.status_code == 200
+    body = edit.get_data(as_text=True)
+    assert re.search(r'name="t0-melded"[^>]*value="555"|value="555"[^>]*name="t0-melded"', body)
+    new = client.get("/games/new", headers={"Accept-Language": lang}).get_data(as_text=True)
+    dates = re.findall(r'<input[^>]*type="date"[^>]*>', new)
+    assert dates
+    for field in dates:
+        value = re.search(r'value="([^"]*)"', field)
+        assert value is None or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.group(1)), field
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_pages_that_refuse_say_so_in_the_language(
+    client: FlaskClient, game_id: int, lang: str
+) -> None:
+    for url in ("/no-such-page", "/games/999999", "/rules/no-such-rules"):
+        no_english(page(client, lang, url, status=404), lang)
+    no_english(page(client, lang, f"/games/{game_id}/abandon"), lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "total"),
+    [("en", "11,565"), ("de", "11.565"), ("nl", "11.565"), ("fr", "11\u202f565"), ("da", "11.565")],
+)
+def test_big_totals_are_grouped_the_languages_way(
+    app: Flask, client: FlaskClient, game_id: int, lang: str, total: str
+) -> None:
+    """Three of the German seed's deals make 11565: grouped as the language groups digits;
+    a four-digit score stays as the seed writes it (3855)."""
+    with app.app_context():
+        games.record_deal(game_id, GERMAN_DEAL)
+        games.record_deal(game_id, GERMAN_DEAL)
+    for url in (f"/games/{game_id}", "/games"):
+        body = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert f'<span class="num total">{total}</span>' in body or (
+            f'<span class="num team-total">{total}</span>' in body
+        ), url
+    body = client.get(f"/games/{game_id}", headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert '<span class="num">3855</span>' in body
