@@ -21,11 +21,12 @@ players in one team, whatever the team was called):
 - **rating**: see :mod:`scorekeeper.services.ratings`. In a season's standings it is the rating
   over that season's games only; in the all-time standings, over every game.
 
-Performance: every figure is aggregated in SQL (``GROUP BY`` over deal results joined with
-their team, team members and game; per-game totals and winners come from a subquery with
-window functions), so a standings page runs the same few queries for 10 or 10,000 games.
-Ratings need one pass over the games in order, fed by one query. The result is cached
-in-process; see :func:`fingerprint` for when the cache is dropped.
+Performance: every figure is aggregated in SQL (``GROUP BY`` over the team summaries the
+write path keeps, :class:`~scorekeeper.models.TeamTotal`, joined with team members and game),
+so a standings page runs the same few queries for 10 or 10,000 games and never adds up the
+deals themselves. Ratings need one pass over the games in order, fed by one query, resumed
+from the previous pass where the games are unchanged. The result is cached in-process; see
+:func:`fingerprint` for when the cache is dropped.
 """
 
 from __future__ import annotations
@@ -40,29 +41,29 @@ from fractions import Fraction
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import BigInteger, Integer, Select, case, cast, func, literal, select, true
+from sqlalchemy import BigInteger, Integer, Select, case, cast, func, literal, select
 from sqlalchemy.orm import selectinload
-from sqlalchemy.sql.selectable import CTE, Subquery
+from sqlalchemy.sql.selectable import Subquery
 
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Deal,
-    DealResult,
     Game,
     Player,
     Season,
     Team,
     TeamMember,
+    TeamTotal,
 )
 from scorekeeper.rules import Problem, RuleSet, score_team, validate_deal
 from scorekeeper.rules.i18n import N_
 
-from . import rulesets
+from . import rulesets, summaries
 from .errors import Conflict, NotFound
 from .ratings import GameResult, RatingPoint, Ratings, rate_games
 
 # A k-way tie at the top gives each tied team WIN_UNITS // k: exact for 2 to 8 teams.
-WIN_UNITS = 840
+WIN_UNITS = summaries.WIN_UNITS
 BOOK_KINDS = ("clean", "dirty", "wild", "black_three")
 # No row has an id past a 64-bit integer, and SQLite refuses to even look one up.
 LARGEST_ID = 2**63 - 1
@@ -230,37 +231,34 @@ def _counted(season_id: int | None) -> list[Any]:
 
 
 def _team_totals(season_id: int | None, games: Any = None, teams: Any = None) -> Subquery:
-    """One row per team of every counted game: its total and its tallies summed over deals.
+    """One row per team of every counted game: its total and its tallies summed over deals,
+    its share of the win, its margin and its game's stock-outs.
 
-    ``games`` and ``teams`` (SELECTs of ids) narrow it to those games or teams.
+    Read from the :class:`~scorekeeper.models.TeamTotal` summaries the write path keeps, so
+    no deal is added up here. ``games`` and ``teams`` (SELECTs of ids) narrow it to those
+    games or teams.
     """
     narrow = []
     if games is not None:
         narrow.append(Game.id.in_(games))
     if teams is not None:
-        narrow.append(Team.id.in_(teams))
-    r = DealResult
+        narrow.append(TeamTotal.team_id.in_(teams))
+    t = TeamTotal
     return (
         select(
-            Team.id.label("team_id"),
-            Team.game_id.label("game_id"),
+            t.team_id,
+            t.game_id,
             Game.ruleset_id.label("ruleset_id"),
             Game.played_on.label("played_on"),
-            func.sum(r.score).label("total"),
-            func.count(r.id).label("deals"),
-            func.sum(r.clean_books).label("clean_books"),
-            func.sum(r.dirty_books).label("dirty_books"),
-            func.sum(r.wild_books).label("wild_books"),
-            func.sum(r.black_three_books).label("black_three_books"),
-            func.sum(r.red_threes).label("red_threes"),
-            func.sum(r.red_threes_caught).label("red_threes_caught"),
-            func.sum(case((r.went_out, 1), else_=0)).label("went_out"),
+            t.total,
+            *(getattr(t, name) for name in _TALLY_SUMS),
+            t.win_units,
+            t.margin,
+            t.stock_outs,
         )
-        .select_from(r)
-        .join(Team, r.team_id == Team.id)
-        .join(Game, Team.game_id == Game.id)
+        .select_from(t)
+        .join(Game, t.game_id == Game.id)
         .where(*_counted(season_id), *narrow)
-        .group_by(Team.id, Team.game_id, Game.ruleset_id, Game.played_on)
         .subquery("team_totals")
     )
 
@@ -277,37 +275,12 @@ _TALLY_SUMS = (
 )
 
 
-def _ranked(season_id: int | None, games: Any = None) -> CTE:
+def _ranked(season_id: int | None, games: Any = None) -> Subquery:
     """Team totals with each team's share of the win, its margin and its game's stock-outs."""
-    t = _team_totals(season_id, games).c
-    windows = select(
-        *t,
-        func.max(t.total).over(partition_by=t.game_id).label("top"),
-        # The second-best total; equal to the best on a tie at the top.
-        func.nth_value(t.total, 2)
-        .over(partition_by=t.game_id, order_by=t.total.desc(), rows=(None, None))
-        .label("second"),
-        func.count().over(partition_by=(t.game_id, t.total)).label("level"),
-        # At most one team goes out in a deal (validate_deal refuses two), so the deals of
-        # the game minus its go-outs are the deals in which nobody went out.
-        func.sum(t.went_out).over(partition_by=t.game_id).label("game_outs"),
-    ).subquery("windows")
-    w = windows.c
-    at_top = w.total == w.top
-    return select(
-        w.team_id,
-        w.game_id,
-        w.ruleset_id,
-        w.played_on,
-        w.total,
-        *(w[name] for name in _TALLY_SUMS),
-        case((at_top, literal(WIN_UNITS, Integer) // w.level), else_=0).label("win_units"),
-        (w.total - case((at_top, w.second), else_=w.top)).label("margin"),
-        (w.deals - w.game_outs).label("stock_outs"),
-    ).cte("ranked")
+    return _team_totals(season_id, games)
 
 
-def _line_sums(source: CTE | Subquery) -> list[Any]:
+def _line_sums(source: Subquery) -> list[Any]:
     r = source.c
     return [
         r.ruleset_id,
@@ -407,45 +380,21 @@ def _rating_games(season_id: int | None) -> list[GameResult]:
 
 
 def fingerprint() -> tuple[Any, ...]:
-    """A cheap summary of everything the standings depend on: one query over three tables.
+    """What the cached standings were computed from: one indexed row, whatever the games.
 
-    The cached standings are dropped when it changes, which is when
+    It is the :class:`~scorekeeper.models.StandingsStamp` the write path bumps (see
+    :func:`scorekeeper.services.summaries.bump`) when
 
-    - a game finishes, or is abandoned, deleted or restored (the count and the sum of squared
-      ids of the games in each state);
-    - a finished game moves to another season (the sum of season id times game id);
-    - a deal is corrected or a correction undone (each bumps the deal's version);
-    - two players are merged (one player fewer; the sum of the players' ids).
+    - a game finishes, or is abandoned, deleted or restored;
+    - a deal is corrected or a correction undone;
+    - two players are merged.
 
     Starting a game and entering its deals change none of these, so the standings stay cached
-    until the game's last deal is in. Nothing in the app changes a game's date; a tool that
-    rewrites the database behind the app's back (a restore) calls :func:`clear_cache`.
+    until the game's last deal is in. The stamp lives in the database, so every process of a
+    server sees the change. A tool that rewrites the database behind the app's back (a
+    restore) calls :func:`clear_cache`.
     """
-    g = Game
-    gid = cast(g.id, BigInteger)
-
-    def state(column: Any, name: str) -> list[Any]:
-        return [
-            func.count(column).label(f"{name}_count"),
-            func.sum(case((column.is_not(None), gid * gid), else_=0)).label(f"{name}_ids"),
-        ]
-
-    games = select(
-        *state(g.finished_at, "finished"),
-        *state(g.abandoned_at, "abandoned"),
-        *state(g.deleted_at, "deleted"),
-        func.sum(
-            case((g.finished_at.is_not(None), cast(g.season_id, BigInteger) * gid), else_=0)
-        ).label("seasons"),
-    ).subquery("g")
-    deals = select(func.sum(Deal.version - 1).label("corrections")).subquery("d")
-    players = select(
-        func.count().label("players"), func.sum(cast(Player.id, BigInteger)).label("ids")
-    ).subquery("p")
-    row = db.session.execute(
-        select(games, deals, players).select_from(games.join(deals, true()).join(players, true()))
-    ).one()
-    return tuple(row)
+    return (summaries.stamp(),)
 
 
 @dataclass(frozen=True)
