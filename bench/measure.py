@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request_finished, template_rendered
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 
 from bench.fill import make_app
 from scorekeeper import PROJECT_ROOT
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Game, Player, Team
 from scorekeeper.rules import RuleSet, score_team, validate_deal
 from scorekeeper.services import games as game_service
 from scorekeeper.services.games import TeamSpec
@@ -148,7 +148,16 @@ class Targets:
 
 def _targets(app: Flask, fresh: int) -> Targets:
     with app.app_context():
-        game_id = db.session.scalar(select(Game.id).order_by(Game.id.desc()).limit(1))
+        # The latest finished game of two teams: the same shape of game at every size.
+        two_teams = (
+            select(Team.game_id).group_by(Team.game_id).having(func.count() == 2).scalar_subquery()
+        )
+        game_id = db.session.scalar(
+            select(Game.id)
+            .where(Game.id.in_(two_teams), Game.finished_at.is_not(None))
+            .order_by(Game.id.desc())
+            .limit(1)
+        )
         assert game_id is not None, "the database holds no game"
         player_id = db.session.scalar(select(Player.id).order_by(Player.id).limit(1))
         view = game_service.view_game(game_service.load_game(game_id))

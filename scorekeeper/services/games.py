@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import func, inspect
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
 
@@ -70,7 +70,7 @@ class TeamSpec:
 
 
 # What load_game reads with a game; a game holding all of them needs no second reading.
-_LOADED = frozenset({"teams", "deals", "corrections"})
+_LOADED = frozenset({"teams", "deals", "corrections", "season"})
 
 
 def load_game(game_id: int) -> Game:
@@ -91,6 +91,7 @@ def load_game(game_id: int) -> Game:
             selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
             selectinload(Game.deals).selectinload(Deal.results),
             selectinload(Game.corrections),
+            joinedload(Game.season),
         )
     )
     if game is None:
@@ -220,6 +221,7 @@ def list_games(
             selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
             selectinload(Game.deals).selectinload(Deal.results),
             selectinload(Game.corrections),
+            joinedload(Game.season),
         )
         .limit(per_page)
         .offset((max(page, 1) - 1) * per_page)

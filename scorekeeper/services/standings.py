@@ -450,6 +450,7 @@ def _computed(season_id: int | None) -> _Computed:
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _player_cache.clear()
 
 
 # ---------------------------------------------------------------------------
@@ -608,8 +609,26 @@ def _nice_width(span: int, buckets: int) -> int:
     return int(10 * magnitude)
 
 
+@dataclass(frozen=True)
+class _PlayerFigures:
+    """The parts of a player's page found from their own games, as cached."""
+
+    partners: list[Record]
+    opponents: list[Record]
+    recent: list[RecentGame]
+    distribution: list[Bucket]
+
+
+_player_cache: dict[tuple[str, int], tuple[tuple[Any, ...], _PlayerFigures]] = {}
+
+
 def player_stats(player_id: int) -> PlayerStats:
-    """Everything the player's page shows, all time, in a fixed number of queries."""
+    """Everything the player's page shows, all time, in a fixed number of queries.
+
+    The figures from the player's own games are cached like the standings (a regular's
+    games run into the thousands), and dropped when :func:`fingerprint` changes. Names are
+    read on every request, so a renamed partner never shows the old name.
+    """
     player = db.session.get(Player, player_id) if 0 < player_id <= LARGEST_ID else None
     if player is None:
         raise NotFound.say(N_("There is no player %(id)s."), field="player", id=player_id)
@@ -617,7 +636,46 @@ def player_stats(player_id: int) -> PlayerStats:
     line = next((line for line in table.players if line.players == (player_id,)), None)
     rank = table.players.index(line) + 1 if line else None
     names = table.names
+    figures = _cached_player_figures(player_id, line, names)
 
+    def named(records: list[Record]) -> list[Record]:
+        return [replace(rec, name=names.get(rec.player_id, "?")) for rec in records]
+
+    partners, opponents = named(figures.partners), named(figures.opponents)
+    partners.sort(key=lambda rec: (-rec.games, -rec.won, rec.name.casefold()))
+    opponents.sort(key=lambda rec: (-rec.games, rec.name.casefold()))
+    return PlayerStats(
+        player=player,
+        line=line,
+        rank=rank,
+        partners=partners,
+        opponents=opponents,
+        recent=figures.recent,
+        history=table.ratings.points(player_id),
+        distribution=figures.distribution,
+    )
+
+
+def _cached_player_figures(
+    player_id: int, line: Line | None, names: dict[int, str]
+) -> _PlayerFigures:
+    if not current_app.config.get("STANDINGS_CACHE", True):
+        return _player_figures(player_id, line, names)
+    key = (str(db.engine.url), player_id)
+    stamp = fingerprint()
+    with _cache_lock:
+        cached = _player_cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    figures = _player_figures(player_id, line, names)
+    with _cache_lock:
+        _player_cache[key] = (stamp, figures)
+        while len(_player_cache) > _CACHE_ENTRIES:
+            _player_cache.pop(next(iter(_player_cache)))
+    return figures
+
+
+def _player_figures(player_id: int, line: Line | None, names: dict[int, str]) -> _PlayerFigures:
     # Only the player's games: every figure of a team depends on its own game alone.
     # Lists of ids on their own (correlate(None): never tied to an outer row), each driven
     # from the player's memberships through the indexes.
@@ -662,8 +720,6 @@ def player_stats(player_id: int) -> PlayerStats:
         else:
             # Against an opponent: games the player's team finished ahead of theirs, behind.
             opponents.append(Record(pid, name, int(games), int(ahead or 0), int(behind or 0)))
-    partners.sort(key=lambda rec: (-rec.games, -rec.won, rec.name.casefold()))
-    opponents.sort(key=lambda rec: (-rec.games, rec.name.casefold()))
 
     # The latest games alone: their figures need nothing from the older ones.
     latest = (
@@ -692,14 +748,10 @@ def player_stats(player_id: int) -> PlayerStats:
             .order_by(recent_ranked.played_on.desc(), recent_ranked.game_id.desc())
         )
     ]
-    return PlayerStats(
-        player=player,
-        line=line,
-        rank=rank,
+    return _PlayerFigures(
         partners=partners,
         opponents=opponents,
         recent=recent,
-        history=table.ratings.points(player_id),
         distribution=_distribution(line, _team_totals(None, teams=my_teams)),
     )
 
