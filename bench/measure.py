@@ -162,9 +162,10 @@ def _targets(app: Flask, fresh: int) -> Targets:
         player_id = db.session.scalar(select(Player.id).order_by(Player.id).limit(1))
         view = game_service.view_game(game_service.load_game(game_id))
         rules = view.rules
+        # Same team sizes, players of their own: the club's pages stay as the demo made them.
         specs = [
-            TeamSpec(name, players)
-            for name, players in zip(view.team_names, view.team_players, strict=True)
+            TeamSpec(f"Bench {i}", [f"Bench {i}{j}" for j in range(len(players))])
+            for i, players in enumerate(view.team_players)
         ]
         started = []
         for _ in range(fresh):
