@@ -140,6 +140,27 @@ def table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def markdown(report: dict[str, Any]) -> str:
+    """The figures as the README's table: p50 (queries) and ratio to the limit, per size."""
+    sizes = [str(size) for size in report["sizes"]]
+    head = "| page | " + " | ".join(
+        f"{s} games: p50 ms (queries) · waitress p50 · limit · ratio" for s in sizes
+    )
+    lines = [head + " |", "|---" * (len(sizes) + 1) + "|"]
+    for name, by_size in report["pages"].items():
+        cells = []
+        for size in sizes:
+            f = by_size[size]
+            limit = f"{f['limit_p50_ms']:.1f}" if f["limit_p50_ms"] is not None else "-"
+            ratio = f"{f['ratio']:.1f}x" if f["ratio"] is not None else "-"
+            wsgi = f"{f['wsgi_p50_ms']:.0f}" if "wsgi_p50_ms" in f else "-"
+            cells.append(f"{f['p50_ms']:.1f} ({f['queries']}) · {wsgi} · {limit} · {ratio}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for name in report["missing"]:
+        lines.append(f"| {name} | " + " | ".join("not on this branch" for _ in sizes) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 10_000])
@@ -147,7 +168,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=REPORT)
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--skip", nargs="*", default=[], help="pages not to measure")
+    parser.add_argument(
+        "--markdown", type=Path, help="print the table of an earlier report.json for the README"
+    )
     args = parser.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(args.markdown.read_text())))
+        return
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
         report = run(

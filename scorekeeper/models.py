@@ -7,7 +7,9 @@ rules never changes an old game. A deal's score columns are a cache that
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
@@ -98,11 +100,21 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
 
     def rules(self) -> RuleSet:
-        return RuleSet.from_dict(self.ruleset)
+        return _parsed_rules(json.dumps(self.ruleset, sort_keys=True))
 
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+
+@lru_cache(maxsize=256)
+def _parsed_rules(text: str) -> RuleSet:
+    """A game's rules read from their JSON copy, once per distinct copy.
+
+    Reading a ruleset checks every field; the games of a club share a handful of rulesets,
+    and a RuleSet is immutable, so every page showing a game reuses the one already read.
+    """
+    return RuleSet.from_dict(json.loads(text))
 
 
 class Team(db.Model):  # type: ignore[name-defined,misc]
