@@ -312,10 +312,10 @@ def filled_database(
 TIMESTAMPS = {"created_at", "updated_at", "finished_at", "abandoned_at", "deleted_at", "undone_at"}
 
 
-def dump_rows() -> dict[str, list[tuple[Any, ...]]]:
+def dump_rows() -> dict[str, list[Any]]:
     """Every row of the game tables without clocks, players by name: for comparing fills."""
     names = dict(db.session.execute(select(Player.id, Player.name)).all())
-    dump: dict[str, list[tuple[Any, ...]]] = {"player": sorted(names.values())}
+    dump: dict[str, list[Any]] = {"player": sorted(names.values())}
     for model in (Game, Team, TeamMember, Deal, DealResult, Correction, TeamTotal, StandingsStamp):
         columns = [c for c in model.__table__.columns if c.key not in TIMESTAMPS]
         table = []

@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -114,11 +115,11 @@ class Probe:
         if not (self.capture and self.rendered):
             return
         # The page's own template renders last (charts and macros render before it).
-        template, context = self.rendered[-1]
+        template, captured = self.rendered[-1]
         self.counting = False
-        for _ in range(LIMIT_RUNS):
+        for _run in range(LIMIT_RUNS):
             started = time.perf_counter()
-            template.render(context)
+            template.render(captured)
             self.limit.append(time.perf_counter() - started)
         self.counting = True
 
@@ -284,7 +285,7 @@ def _write_floor(app: Flask, targets: Targets, database: Path) -> tuple[list[flo
     return save, correct
 
 
-GET_PAGES = {
+GET_PAGES: dict[str, Callable[[Targets], str]] = {
     "home": lambda t: "/",
     "game": lambda t: f"/games/{t.game_id}",
     "deal_entry": lambda t: f"/games/{t.fresh[0]}/deals/new",
@@ -317,7 +318,7 @@ def measure_in_process(
         if name in skip:
             continue
         url = url_of(targets)
-        figures = _timed(lambda url=url: client.get(url), probe, runs, 200)
+        figures = _timed(partial(client.get, url), probe, runs, 200)
         _limit(client, probe, url, figures)
         pages[name] = figures
 

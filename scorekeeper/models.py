@@ -19,6 +19,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -72,6 +73,9 @@ class HouseRules(db.Model):  # type: ignore[name-defined,misc]
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "game"
+    # Lists of games, newest first, walk this index and stop after a page: no sort of
+    # every game a regular ever played.
+    __table_args__ = (Index("ix_game_deleted_at_played_on", "deleted_at", "played_on"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # A copy of the rules the game was started with.

@@ -1,4 +1,5 @@
-"""team totals and the standings stamp: summaries the write path keeps for standings
+"""team totals and the standings stamp: summaries the write path keeps for standings;
+an index for lists of games newest first
 
 Revision ID: 0003
 Revises: 0001
@@ -76,6 +77,9 @@ def upgrade():
         sa.Column("version", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_standings_stamp")),
     )
+    op.create_index(
+        "ix_game_deleted_at_played_on", "game", ["deleted_at", "played_on"], unique=False
+    )
     op.execute(BACKFILL)
     # The stamp starts with the first change the app writes; a database with games has one.
     op.execute(
@@ -84,6 +88,7 @@ def upgrade():
 
 
 def downgrade():
+    op.drop_index("ix_game_deleted_at_played_on", table_name="game")
     op.drop_table("standings_stamp")
     with op.batch_alter_table("team_total", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_team_total_game_id"))
