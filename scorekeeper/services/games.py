@@ -84,15 +84,21 @@ def load_game(game_id: int) -> Game:
     held = db.session.identity_map.get(identity_key(Game, game_id))
     if held is not None and not (_LOADED & inspect(held).unloaded) and held.deleted_at is None:
         return held
-    game: Game | None = db.session.scalar(
-        db.select(Game)
-        .where(Game.id == game_id, Game.deleted_at.is_(None))
-        .options(
-            selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
-            selectinload(Game.deals).selectinload(Deal.results),
-            selectinload(Game.corrections),
-            joinedload(Game.season),
+    # The few teams, members and players come in the game's own row set (one query); the
+    # deals, their results and the corrections in one query each.
+    game: Game | None = (
+        db.session.scalars(
+            db.select(Game)
+            .where(Game.id == game_id, Game.deleted_at.is_(None))
+            .options(
+                joinedload(Game.teams).joinedload(Team.members).joinedload(TeamMember.player),
+                selectinload(Game.deals).selectinload(Deal.results),
+                selectinload(Game.corrections),
+                joinedload(Game.season),
+            )
         )
+        .unique()
+        .one_or_none()
     )
     if game is None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
