@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system-packages test-packages run db test lint fmt clean demo translations messages
+.PHONY: setup system-packages test-packages run db test lint fmt clean demo translations messages bench
 
 setup: system-packages $(STAMP) translations
 
@@ -61,6 +61,11 @@ SEED  ?= 1
 demo: db
 	$(BIN)/flask --app scorekeeper demo --games $(GAMES) --seed $(SEED)
 
+# Measure every page at 100 and 10,000 games; prints a table, writes bench/report.json.
+# Never fails on a slow machine: it reports. Filled databases are kept in .bench-cache/.
+bench: setup
+	$(BIN)/python -m bench.run
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -76,6 +81,6 @@ fmt: setup
 # Never touches instance/: it holds the database and the secret key.
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis \
-		test-artifacts
+		test-artifacts .bench-cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	rm -f $(MO_FILES)

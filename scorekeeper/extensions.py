@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+import click
 from flask import Flask, current_app, has_request_context, request, session
 from flask_babel import Babel, format_decimal, get_locale
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData, event
@@ -29,7 +29,6 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-migrate = Migrate()
 babel = Babel()
 csrf = CSRFProtect()
 
@@ -76,9 +75,55 @@ def _locale_context() -> dict[str, str]:
     return {"current_locale": str(get_locale() or current_app.config["BABEL_DEFAULT_LOCALE"])}
 
 
+# Flask-Migrate imports Alembic, which costs more than a second at start-up: a server never
+# needs it. It is set up on first use instead: a ``flask db`` command, or code (tests) asking
+# ``app.extensions["migrate"]`` for its configuration.
+MIGRATE_OPTIONS: dict[str, Any] = {"render_as_batch": True}
+
+
+def init_migrate(app: Flask) -> Any:
+    """Set up Flask-Migrate on ``app`` now; returns its configuration."""
+    from flask_migrate import Migrate
+
+    Migrate(app, db, **MIGRATE_OPTIONS)
+    return app.extensions["migrate"]
+
+
+class _MigrateOnFirstUse:
+    """Stands in ``app.extensions["migrate"]`` until something reads it."""
+
+    def __init__(self, app: Flask) -> None:
+        self._app = app
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(init_migrate(self._app), name)
+
+
+class _MigrateCommands(click.Group):
+    """``flask db …``: hands over to Flask-Migrate's own group, imported when it is used."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        from flask.cli import ScriptInfo
+        from flask_migrate.cli import db as group
+
+        if parent is not None:
+            app = parent.ensure_object(ScriptInfo).load_app()
+            if isinstance(app.extensions.get("migrate"), _MigrateOnFirstUse):
+                init_migrate(app)
+        context: click.Context = group.make_context(info_name, args, parent=parent, **extra)
+        return context
+
+
 def init_extensions(app: Flask) -> None:
     db.init_app(app)
-    migrate.init_app(app, db, render_as_batch=True)
+    app.extensions["migrate"] = _MigrateOnFirstUse(app)
+    app.cli.add_command(_MigrateCommands("db", help="Perform database migrations."))
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     app.context_processor(_locale_context)

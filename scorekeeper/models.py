@@ -7,8 +7,10 @@ rules never changes an old game. A deal's score columns are a cache that
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
@@ -18,6 +20,7 @@ from sqlalchemy import (
     Date,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -76,6 +79,9 @@ class HouseRules(db.Model):  # type: ignore[name-defined,misc]
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "game"
+    # Lists of games, newest first, walk this index and stop after a page: no sort of
+    # every game a regular ever played.
+    __table_args__ = (Index("ix_game_deleted_at_played_on", "deleted_at", "played_on"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # The same game in an export, another database or a backup: importing twice adds it once.
@@ -106,11 +112,21 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
 
     def rules(self) -> RuleSet:
-        return RuleSet.from_dict(self.ruleset)
+        return _parsed_rules(json.dumps(self.ruleset, sort_keys=True))
 
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+
+@lru_cache(maxsize=256)
+def _parsed_rules(text: str) -> RuleSet:
+    """A game's rules read from their JSON copy, once per distinct copy.
+
+    Reading a ruleset checks every field; the games of a club share a handful of rulesets,
+    and a RuleSet is immutable, so every page showing a game reuses the one already read.
+    """
+    return RuleSet.from_dict(json.loads(text))
 
 
 class Team(db.Model):  # type: ignore[name-defined,misc]
@@ -258,3 +274,44 @@ class Correction(db.Model):  # type: ignore[name-defined,misc]
     undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     game: Mapped[Game] = relationship(back_populates="corrections")
+
+
+class TeamTotal(db.Model):  # type: ignore[name-defined,misc]
+    """A team's figures over its game's deals, kept by the service write path for standings.
+
+    A summary of :class:`DealResult` rows, rewritten for the whole game whenever one of its
+    deals is saved, corrected or a correction undone (:mod:`scorekeeper.services.summaries`),
+    so standings add up one row per team instead of every deal of every game. The per-game
+    figures (the share of the win, the margin, the stock-outs) compare the teams of one game.
+    """
+
+    __tablename__ = "team_total"
+
+    team_id: Mapped[int] = mapped_column(
+        ForeignKey("team.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    total: Mapped[int] = mapped_column(Integer)
+    deals: Mapped[int] = mapped_column(Integer)
+    clean_books: Mapped[int] = mapped_column(Integer)
+    dirty_books: Mapped[int] = mapped_column(Integer)
+    wild_books: Mapped[int] = mapped_column(Integer)
+    black_three_books: Mapped[int] = mapped_column(Integer)
+    red_threes: Mapped[int] = mapped_column(Integer)
+    red_threes_caught: Mapped[int] = mapped_column(Integer)
+    went_out: Mapped[int] = mapped_column(Integer)
+    # In WIN_UNITS: the team's share of the win (a tie at the top shares it).
+    win_units: Mapped[int] = mapped_column(Integer)
+    # The total minus the best opposing total.
+    margin: Mapped[int] = mapped_column(Integer)
+    # Deals of the game in which nobody went out.
+    stock_outs: Mapped[int] = mapped_column(Integer)
+
+
+class StandingsStamp(db.Model):  # type: ignore[name-defined,misc]
+    """One row: a number the write path bumps whenever something standings count changes."""
+
+    __tablename__ = "standings_stamp"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)

@@ -39,7 +39,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.rules.i18n import N_
 
-from . import standings
+from . import standings, summaries
 from .errors import Conflict, Invalid, NotFound
 
 BACKUP_DIR = "backups"
@@ -217,6 +217,10 @@ def restore(path: Path) -> Backup:
             source.close()
             target.close()
     db.engine.dispose()
+    # Other processes' standings caches are keyed on the stamp, which the restored file may
+    # share with the database it replaced: move it on so every process recomputes.
+    summaries.bump()
+    db.session.commit()
     standings.clear_cache()
     _checked.clear()
     return safety

@@ -65,7 +65,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
-from . import standings
+from . import standings, summaries
 from .errors import Conflict, Invalid, NotFound
 from .games import TRACKED_FIELDS
 
@@ -1053,17 +1053,25 @@ def _write(document: _Document, summary: ImportSummary) -> None:
 
     uids = set(db.session.scalars(db.select(Game.uid)))
     versions: list[tuple[Deal, int]] = []
+    added: list[Game] = []
     # Ratings are computed in the order games were played: keep it (stable for equal dates).
     for item in sorted(document.games, key=lambda g: g.played_on):
         if item.uid in uids:
             summary.skipped.games += 1
             continue
         uids.add(item.uid)
-        versions += _add_game(item, players, seasons)
+        game, deals = _add_game(item, players, seasons)
+        versions += deals
+        added.append(game)
         summary.imported.games += 1
         # Each game gets its id before the next: ids follow the order of play.
         db.session.flush()
     db.session.flush()
+    # The standings' summaries, as the games service keeps them for every game it writes.
+    for game in added:
+        summaries.refresh_game(game)
+    if added:
+        summaries.bump()
     for deal, version in versions:
         if version != deal.version:
             # The deal's version counts its corrections; the ORM would start it at 1.
@@ -1072,7 +1080,7 @@ def _write(document: _Document, summary: ImportSummary) -> None:
 
 def _add_game(
     item: _GameIn, players: Mapping[str, Player], seasons: Mapping[str, Season]
-) -> list[tuple[Deal, int]]:
+) -> tuple[Game, list[tuple[Deal, int]]]:
     now = utcnow()
     game = Game(
         uid=item.uid,
@@ -1115,7 +1123,7 @@ def _add_game(
             Correction(**{**correction, "created_at": correction["created_at"] or now})
         )
     db.session.add(game)
-    return versions
+    return game, versions
 
 
 def season_of(ref: str) -> int:

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, inspect
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm.util import identity_key
 
 from scorekeeper.extensions import db
 from scorekeeper.models import (
@@ -38,7 +39,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.i18n import N_, Template
 from scorekeeper.rules.tally import NAME_LONGEST
 
-from . import rulesets
+from . import rulesets, summaries
 from .errors import Conflict, Invalid, Malformed, NotFound, StaleDeal
 
 # The fields of a tally the correction log tracks, in sheet order.
@@ -68,15 +69,36 @@ class TeamSpec:
 # Reading
 
 
+# What load_game reads with a game; a game holding all of them needs no second reading.
+_LOADED = frozenset({"teams", "deals", "corrections", "season"})
+
+
 def load_game(game_id: int) -> Game:
-    """The game with its teams, players and deals, in a fixed number of queries."""
-    game: Game | None = db.session.scalar(
-        db.select(Game)
-        .where(Game.id == game_id, Game.deleted_at.is_(None))
-        .options(
-            selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
-            selectinload(Game.deals).selectinload(Deal.results),
+    """The game with its teams, players, deals and corrections, in a fixed number of queries.
+
+    A page reads the game, then hands its id to a service that reads it again. Within one
+    transaction the second reading would return the very same snapshot, so a game this
+    session already holds whole is returned as it is. Every commit or rollback expires it,
+    and then it is read again.
+    """
+    held = db.session.identity_map.get(identity_key(Game, game_id))
+    if held is not None and not (_LOADED & inspect(held).unloaded) and held.deleted_at is None:
+        return held
+    # The few teams, members and players come in the game's own row set (one query); the
+    # deals, their results and the corrections in one query each.
+    game: Game | None = (
+        db.session.scalars(
+            db.select(Game)
+            .where(Game.id == game_id, Game.deleted_at.is_(None))
+            .options(
+                joinedload(Game.teams).joinedload(Team.members).joinedload(TeamMember.player),
+                selectinload(Game.deals).selectinload(Deal.results),
+                selectinload(Game.corrections),
+                joinedload(Game.season),
+            )
         )
+        .unique()
+        .one_or_none()
     )
     if game is None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
@@ -181,15 +203,31 @@ def view_game(game: Game) -> GameView:
     )
 
 
-def list_games(page: int = 1, per_page: int = 20) -> tuple[list[Game], int]:
-    """Games newest first, a page at a time; also the number of games in all."""
+def list_games(
+    page: int = 1, per_page: int = 20, player_id: int | None = None
+) -> tuple[list[Game], int]:
+    """Games newest first, a page at a time; also the number of games in all.
+
+    With ``player_id``, only the games that player sat in. Everything a game's view needs is
+    loaded for the whole page at once: the same few queries for any number of games.
+    """
     query = db.select(Game).where(Game.deleted_at.is_(None))
+    if player_id is not None:
+        query = query.where(
+            Game.id.in_(
+                db.select(Team.game_id)
+                .join(TeamMember, TeamMember.team_id == Team.id)
+                .where(TeamMember.player_id == player_id)
+            )
+        )
     total = db.session.scalar(db.select(func.count()).select_from(query.subquery())) or 0
     games = db.session.scalars(
         query.order_by(Game.played_on.desc(), Game.id.desc())
         .options(
             selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
             selectinload(Game.deals).selectinload(Deal.results),
+            selectinload(Game.corrections),
+            joinedload(Game.season),
         )
         .limit(per_page)
         .offset((max(page, 1) - 1) * per_page)
@@ -400,9 +438,13 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally]) -> Deal:
         result.score = score_team(rules, tally).score
         deal.results.append(result)
     game.deals.append(deal)
-    if number == rules.deal_count:
+    finished = number == rules.deal_count
+    if finished:
         game.finished_at = utcnow()
     try:
+        summaries.refresh_game(game)
+        if finished:
+            summaries.bump()
         db.session.commit()
     except IntegrityError:
         # Another tablet saved this deal number between our read and our write.
@@ -463,12 +505,16 @@ def correct_deal(game_id: int, number: int, version: int, tallies: Sequence[Team
         db.session.rollback()
         return deal
     deal.updated_at = utcnow()
-    _commit_deal(number, game_id)
+    _commit_deal(number, game)
     return deal
 
 
-def _commit_deal(number: int, game_id: int) -> None:
+def _commit_deal(number: int, game: Game) -> None:
+    """Commit a changed deal with its game's summaries; StaleDeal if someone saved it first."""
+    game_id = game.id
     try:
+        summaries.refresh_game(game)
+        summaries.bump_if_counted(game)
         db.session.commit()
     except StaleDataError:
         # Another writer saved the same deal between our read and our write.
@@ -502,7 +548,7 @@ def undo_last_correction(game_id: int) -> int | None:
     for correction in rows:
         correction.undone_at = now
     deal.updated_at = now
-    _commit_deal(number, game_id)
+    _commit_deal(number, game)
     return number
 
 
@@ -513,6 +559,7 @@ def undo_last_correction(game_id: int) -> int | None:
 def abandon_game(game_id: int) -> None:
     game = load_game(game_id)
     game.abandoned_at = utcnow()
+    summaries.bump_if_counted(game)
     db.session.commit()
 
 
@@ -520,6 +567,7 @@ def delete_game(game_id: int) -> None:
     """Hide the game everywhere; :func:`restore_game` brings it back."""
     game = load_game(game_id)
     game.deleted_at = utcnow()
+    summaries.bump_if_counted(game)
     db.session.commit()
 
 
@@ -530,6 +578,7 @@ def restore_game(game_id: int) -> None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
     game.deleted_at = None
     game.abandoned_at = None
+    summaries.bump_if_counted(game)
     db.session.commit()
 
 

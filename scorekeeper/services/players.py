@@ -11,6 +11,7 @@ from scorekeeper.models import Player, Season, Team, TeamMember
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.tally import NAME_LONGEST
 
+from . import summaries
 from .errors import Conflict, Invalid, NotFound
 
 
@@ -88,6 +89,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
         membership.player = keep
     db.session.flush()
     db.session.delete(gone)
+    summaries.bump()
     db.session.commit()
     return keep
 

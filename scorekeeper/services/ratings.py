@@ -38,7 +38,7 @@ def display(mu: float, sigma: float) -> int:
     return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """One counted game as the rating sees it: each team's players and final total."""
 
@@ -47,7 +47,7 @@ class GameResult:
     teams: tuple[tuple[tuple[int, ...], int], ...]  # ((player ids), total) per team
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RatingPoint:
     """A player's rating right after a game."""
 

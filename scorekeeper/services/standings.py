@@ -21,11 +21,12 @@ players in one team, whatever the team was called):
 - **rating**: see :mod:`scorekeeper.services.ratings`. In a season's standings it is the rating
   over that season's games only; in the all-time standings, over every game.
 
-Performance: every figure is aggregated in SQL (``GROUP BY`` over deal results joined with
-their team, team members and game; per-game totals and winners come from a subquery with
-window functions), so a standings page runs the same few queries for 10 or 10,000 games.
-Ratings need one pass over the games in order, fed by one query. The result is cached
-in-process; see :func:`fingerprint` for when the cache is dropped.
+Performance: every figure is aggregated in SQL (``GROUP BY`` over the team summaries the
+write path keeps, :class:`~scorekeeper.models.TeamTotal`, joined with team members and game),
+so a standings page runs the same few queries for 10 or 10,000 games and never adds up the
+deals themselves. Ratings need one pass over the games in order, fed by one query, resumed
+from the previous pass where the games are unchanged. The result is cached in-process; see
+:func:`fingerprint` for when the cache is dropped.
 """
 
 from __future__ import annotations
@@ -40,29 +41,29 @@ from fractions import Fraction
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import BigInteger, Integer, Select, case, cast, func, literal, select, true
+from sqlalchemy import BigInteger, Integer, Select, case, cast, func, literal, select
 from sqlalchemy.orm import selectinload
-from sqlalchemy.sql.selectable import CTE, Subquery
+from sqlalchemy.sql.selectable import Subquery
 
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     Deal,
-    DealResult,
     Game,
     Player,
     Season,
     Team,
     TeamMember,
+    TeamTotal,
 )
 from scorekeeper.rules import Problem, RuleSet, score_team, validate_deal
 from scorekeeper.rules.i18n import N_
 
-from . import rulesets
+from . import rulesets, summaries
 from .errors import Conflict, NotFound
 from .ratings import GameResult, RatingPoint, Ratings, rate_games
 
 # A k-way tie at the top gives each tied team WIN_UNITS // k: exact for 2 to 8 teams.
-WIN_UNITS = 840
+WIN_UNITS = summaries.WIN_UNITS
 BOOK_KINDS = ("clean", "dirty", "wild", "black_three")
 # No row has an id past a 64-bit integer, and SQLite refuses to even look one up.
 LARGEST_ID = 2**63 - 1
@@ -230,37 +231,34 @@ def _counted(season_id: int | None) -> list[Any]:
 
 
 def _team_totals(season_id: int | None, games: Any = None, teams: Any = None) -> Subquery:
-    """One row per team of every counted game: its total and its tallies summed over deals.
+    """One row per team of every counted game: its total and its tallies summed over deals,
+    its share of the win, its margin and its game's stock-outs.
 
-    ``games`` and ``teams`` (SELECTs of ids) narrow it to those games or teams.
+    Read from the :class:`~scorekeeper.models.TeamTotal` summaries the write path keeps, so
+    no deal is added up here. ``games`` and ``teams`` (SELECTs of ids) narrow it to those
+    games or teams.
     """
     narrow = []
     if games is not None:
         narrow.append(Game.id.in_(games))
     if teams is not None:
-        narrow.append(Team.id.in_(teams))
-    r = DealResult
+        narrow.append(TeamTotal.team_id.in_(teams))
+    t = TeamTotal
     return (
         select(
-            Team.id.label("team_id"),
-            Team.game_id.label("game_id"),
+            t.team_id,
+            t.game_id,
             Game.ruleset_id.label("ruleset_id"),
             Game.played_on.label("played_on"),
-            func.sum(r.score).label("total"),
-            func.count(r.id).label("deals"),
-            func.sum(r.clean_books).label("clean_books"),
-            func.sum(r.dirty_books).label("dirty_books"),
-            func.sum(r.wild_books).label("wild_books"),
-            func.sum(r.black_three_books).label("black_three_books"),
-            func.sum(r.red_threes).label("red_threes"),
-            func.sum(r.red_threes_caught).label("red_threes_caught"),
-            func.sum(case((r.went_out, 1), else_=0)).label("went_out"),
+            t.total,
+            *(getattr(t, name) for name in _TALLY_SUMS),
+            t.win_units,
+            t.margin,
+            t.stock_outs,
         )
-        .select_from(r)
-        .join(Team, r.team_id == Team.id)
-        .join(Game, Team.game_id == Game.id)
+        .select_from(t)
+        .join(Game, t.game_id == Game.id)
         .where(*_counted(season_id), *narrow)
-        .group_by(Team.id, Team.game_id, Game.ruleset_id, Game.played_on)
         .subquery("team_totals")
     )
 
@@ -277,37 +275,12 @@ _TALLY_SUMS = (
 )
 
 
-def _ranked(season_id: int | None, games: Any = None) -> CTE:
+def _ranked(season_id: int | None, games: Any = None) -> Subquery:
     """Team totals with each team's share of the win, its margin and its game's stock-outs."""
-    t = _team_totals(season_id, games).c
-    windows = select(
-        *t,
-        func.max(t.total).over(partition_by=t.game_id).label("top"),
-        # The second-best total; equal to the best on a tie at the top.
-        func.nth_value(t.total, 2)
-        .over(partition_by=t.game_id, order_by=t.total.desc(), rows=(None, None))
-        .label("second"),
-        func.count().over(partition_by=(t.game_id, t.total)).label("level"),
-        # At most one team goes out in a deal (validate_deal refuses two), so the deals of
-        # the game minus its go-outs are the deals in which nobody went out.
-        func.sum(t.went_out).over(partition_by=t.game_id).label("game_outs"),
-    ).subquery("windows")
-    w = windows.c
-    at_top = w.total == w.top
-    return select(
-        w.team_id,
-        w.game_id,
-        w.ruleset_id,
-        w.played_on,
-        w.total,
-        *(w[name] for name in _TALLY_SUMS),
-        case((at_top, literal(WIN_UNITS, Integer) // w.level), else_=0).label("win_units"),
-        (w.total - case((at_top, w.second), else_=w.top)).label("margin"),
-        (w.deals - w.game_outs).label("stock_outs"),
-    ).cte("ranked")
+    return _team_totals(season_id, games)
 
 
-def _line_sums(source: CTE | Subquery) -> list[Any]:
+def _line_sums(source: Subquery) -> list[Any]:
     r = source.c
     return [
         r.ruleset_id,
@@ -407,45 +380,21 @@ def _rating_games(season_id: int | None) -> list[GameResult]:
 
 
 def fingerprint() -> tuple[Any, ...]:
-    """A cheap summary of everything the standings depend on: one query over three tables.
+    """What the cached standings were computed from: one indexed row, whatever the games.
 
-    The cached standings are dropped when it changes, which is when
+    It is the :class:`~scorekeeper.models.StandingsStamp` the write path bumps (see
+    :func:`scorekeeper.services.summaries.bump`) when
 
-    - a game finishes, or is abandoned, deleted or restored (the count and the sum of squared
-      ids of the games in each state);
-    - a finished game moves to another season (the sum of season id times game id);
-    - a deal is corrected or a correction undone (each bumps the deal's version);
-    - two players are merged (one player fewer; the sum of the players' ids).
+    - a game finishes, or is abandoned, deleted or restored;
+    - a deal is corrected or a correction undone;
+    - two players are merged.
 
     Starting a game and entering its deals change none of these, so the standings stay cached
-    until the game's last deal is in. Nothing in the app changes a game's date; a tool that
-    rewrites the database behind the app's back (a restore) calls :func:`clear_cache`.
+    until the game's last deal is in. The stamp lives in the database, so every process of a
+    server sees the change. A tool that rewrites the database behind the app's back (a
+    restore) calls :func:`clear_cache`.
     """
-    g = Game
-    gid = cast(g.id, BigInteger)
-
-    def state(column: Any, name: str) -> list[Any]:
-        return [
-            func.count(column).label(f"{name}_count"),
-            func.sum(case((column.is_not(None), gid * gid), else_=0)).label(f"{name}_ids"),
-        ]
-
-    games = select(
-        *state(g.finished_at, "finished"),
-        *state(g.abandoned_at, "abandoned"),
-        *state(g.deleted_at, "deleted"),
-        func.sum(
-            case((g.finished_at.is_not(None), cast(g.season_id, BigInteger) * gid), else_=0)
-        ).label("seasons"),
-    ).subquery("g")
-    deals = select(func.sum(Deal.version - 1).label("corrections")).subquery("d")
-    players = select(
-        func.count().label("players"), func.sum(cast(Player.id, BigInteger)).label("ids")
-    ).subquery("p")
-    row = db.session.execute(
-        select(games, deals, players).select_from(games.join(deals, true()).join(players, true()))
-    ).one()
-    return tuple(row)
+    return (summaries.stamp(),)
 
 
 @dataclass(frozen=True)
@@ -501,6 +450,7 @@ def _computed(season_id: int | None) -> _Computed:
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _player_cache.clear()
 
 
 # ---------------------------------------------------------------------------
@@ -659,8 +609,26 @@ def _nice_width(span: int, buckets: int) -> int:
     return int(10 * magnitude)
 
 
+@dataclass(frozen=True)
+class _PlayerFigures:
+    """The parts of a player's page found from their own games, as cached."""
+
+    partners: list[Record]
+    opponents: list[Record]
+    recent: list[RecentGame]
+    distribution: list[Bucket]
+
+
+_player_cache: dict[tuple[str, int], tuple[tuple[Any, ...], _PlayerFigures]] = {}
+
+
 def player_stats(player_id: int) -> PlayerStats:
-    """Everything the player's page shows, all time, in a fixed number of queries."""
+    """Everything the player's page shows, all time, in a fixed number of queries.
+
+    The figures from the player's own games are cached like the standings (a regular's
+    games run into the thousands), and dropped when :func:`fingerprint` changes. Names are
+    read on every request, so a renamed partner never shows the old name.
+    """
     player = db.session.get(Player, player_id) if 0 < player_id <= LARGEST_ID else None
     if player is None:
         raise NotFound.say(N_("There is no player %(id)s."), field="player", id=player_id)
@@ -668,7 +636,46 @@ def player_stats(player_id: int) -> PlayerStats:
     line = next((line for line in table.players if line.players == (player_id,)), None)
     rank = table.players.index(line) + 1 if line else None
     names = table.names
+    figures = _cached_player_figures(player_id, line, names)
 
+    def named(records: list[Record]) -> list[Record]:
+        return [replace(rec, name=names.get(rec.player_id, "?")) for rec in records]
+
+    partners, opponents = named(figures.partners), named(figures.opponents)
+    partners.sort(key=lambda rec: (-rec.games, -rec.won, rec.name.casefold()))
+    opponents.sort(key=lambda rec: (-rec.games, rec.name.casefold()))
+    return PlayerStats(
+        player=player,
+        line=line,
+        rank=rank,
+        partners=partners,
+        opponents=opponents,
+        recent=figures.recent,
+        history=table.ratings.points(player_id),
+        distribution=figures.distribution,
+    )
+
+
+def _cached_player_figures(
+    player_id: int, line: Line | None, names: dict[int, str]
+) -> _PlayerFigures:
+    if not current_app.config.get("STANDINGS_CACHE", True):
+        return _player_figures(player_id, line, names)
+    key = (str(db.engine.url), player_id)
+    stamp = fingerprint()
+    with _cache_lock:
+        cached = _player_cache.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    figures = _player_figures(player_id, line, names)
+    with _cache_lock:
+        _player_cache[key] = (stamp, figures)
+        while len(_player_cache) > _CACHE_ENTRIES:
+            _player_cache.pop(next(iter(_player_cache)))
+    return figures
+
+
+def _player_figures(player_id: int, line: Line | None, names: dict[int, str]) -> _PlayerFigures:
     # Only the player's games: every figure of a team depends on its own game alone.
     # Lists of ids on their own (correlate(None): never tied to an outer row), each driven
     # from the player's memberships through the indexes.
@@ -713,8 +720,6 @@ def player_stats(player_id: int) -> PlayerStats:
         else:
             # Against an opponent: games the player's team finished ahead of theirs, behind.
             opponents.append(Record(pid, name, int(games), int(ahead or 0), int(behind or 0)))
-    partners.sort(key=lambda rec: (-rec.games, -rec.won, rec.name.casefold()))
-    opponents.sort(key=lambda rec: (-rec.games, rec.name.casefold()))
 
     # The latest games alone: their figures need nothing from the older ones.
     latest = (
@@ -743,14 +748,10 @@ def player_stats(player_id: int) -> PlayerStats:
             .order_by(recent_ranked.played_on.desc(), recent_ranked.game_id.desc())
         )
     ]
-    return PlayerStats(
-        player=player,
-        line=line,
-        rank=rank,
+    return _PlayerFigures(
         partners=partners,
         opponents=opponents,
         recent=recent,
-        history=table.ratings.points(player_id),
         distribution=_distribution(line, _team_totals(None, teams=my_teams)),
     )
 

@@ -201,6 +201,8 @@ def team_inputs(rules: RuleSet, index: int, name: str, players: list[str]) -> Te
         )
     )
     cards = []
+    # Translated once per team, not once per input: a deal form has dozens of card inputs.
+    labels = rules_text.card_labels()
     for entry in CARD_ENTRIES:
         classes = [
             card
@@ -218,7 +220,7 @@ def team_inputs(rules: RuleSet, index: int, name: str, players: list[str]) -> Te
                     _input(
                         index,
                         f"{entry}.{card.value}",
-                        card_label(card),
+                        labels[card],
                         "cards",
                         _("%(points)d each", points=rules.card_values.of(card)),
                     )

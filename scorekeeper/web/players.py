@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import ceil
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -27,6 +28,8 @@ from scorekeeper.services.errors import Conflict, NotFound, ServiceError
 from .game_forms import _
 
 bp = Blueprint("players", __name__)
+# A regular's games run into the thousands over the years: a page shows this many.
+PER_PAGE = 20
 
 
 @bp.errorhandler(NotFound)
@@ -62,17 +65,27 @@ class PlayedGame:
 @bp.get("/players/<int:player_id>")
 def show(player_id: int) -> ResponseReturnValue:
     player = service.get_player(player_id)
-    teams = {m.team.game_id: m.team.position for m in player.memberships}
-    games = db.session.scalars(
-        db.select(Game.id)
-        .where(Game.id.in_(teams), Game.deleted_at.is_(None))
-        .order_by(Game.played_on.desc(), Game.id.desc())
-    ).all()
+    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    games, total = game_service.list_games(page, PER_PAGE, player_id=player.id)
     played = [
-        PlayedGame(game_service.view_game(game_service.load_game(game_id)), teams[game_id])
-        for game_id in games
+        PlayedGame(
+            game_service.view_game(game),
+            next(
+                team.position
+                for team in game.teams
+                if any(member.player_id == player.id for member in team.members)
+            ),
+        )
+        for game in games
     ]
-    return render_template("players/show.html", player=player, played=played)
+    return render_template(
+        "players/show.html",
+        player=player,
+        played=played,
+        total=total,
+        page=page,
+        pages=max(ceil(total / PER_PAGE), 1),
+    )
 
 
 class RenameForm(FlaskForm):  # type: ignore[misc]
