@@ -21,6 +21,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.operations import Operations
 from alembic.script import ScriptDirectory
+from database_support import database_url
 from flask import Flask
 
 from scorekeeper import PROJECT_ROOT, create_app
@@ -40,7 +41,7 @@ def _app(tmp_path: Path, name: str = "migrated.sqlite") -> Flask:
     return create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / name}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / name),
             "WTF_CSRF_ENABLED": False,
         },
         instance_path=str(tmp_path / "instance"),

@@ -23,14 +23,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_env(database: Path, port: int) -> dict[str, str]:
+def server_env(database_url: str, port: int) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in ("DATABASE_URL", "SCOREKEEPER_SECRET_KEY", "PORT", "FLASK_DEBUG")
     }
     env.update(
-        DATABASE_URL=f"sqlite:///{database}",
+        DATABASE_URL=database_url,
         PORT=str(port),
         SCOREKEEPER_SECRET_KEY="crash-test-only",
         PYTHONUNBUFFERED="1",
