@@ -13,6 +13,7 @@ import os
 import re
 import uuid
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -78,3 +79,19 @@ def dispose() -> None:
     drop_handed_out(session=True)
     if _admin is not None:
         _admin.dispose()
+
+
+def all_rows(app: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the app's database, in key order: before/after snapshots."""
+    from scorekeeper.extensions import db
+
+    with app.app_context():
+        rows = {
+            table.name: [
+                tuple(row)
+                for row in db.session.execute(sa.select(table).order_by(*table.primary_key))
+            ]
+            for table in db.metadata.sorted_tables
+        }
+        db.session.remove()
+    return rows
