@@ -6,7 +6,7 @@ from flask import Flask, Response, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 
 # Scripts only from our own static files (no inline scripts, no eval); inline style
 # attributes stay allowed because they cannot run code.
@@ -38,6 +38,18 @@ def _headers(response: Response) -> Response:
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.path == "/api"
+
+
+def _refuse_nul() -> None:
+    """A NUL character in a form or query is never typed at a table, and PostgreSQL text
+    cannot hold one: refuse it before any view sees it, the same on every database."""
+    if request.path.startswith("/static/"):
+        return
+    fields = [*request.args.items(multi=True)]
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        fields += request.form.items(multi=True)
+    if any("\x00" in key or "\x00" in value for key, value in fields):
+        raise BadRequest(_("Text cannot contain a NUL character. Nothing was saved."))
 
 
 def _http_error(error: HTTPException) -> ResponseReturnValue:
@@ -76,6 +88,7 @@ class SessionInterface(SecureCookieSessionInterface):
 def init_security(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.after_request(_headers)
+    app.before_request(_refuse_nul)
     app.register_error_handler(HTTPException, _http_error)
     if not app.debug and not app.testing:
         app.register_error_handler(Exception, _unexpected)
