@@ -12,6 +12,7 @@ import contextlib
 import os
 import re
 import uuid
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,21 @@ _handed_out: dict[str, str] = {}
 _schemas: list[str] = []
 _session_schemas: list[str] = []
 _admin: sa.Engine | None = None
+# Every engine a test's apps opened, so their pooled connections are closed when the test
+# ends even where a test never disposes of its app (psycopg warns about a connection that is
+# garbage-collected open, and the run treats warnings as errors).
+_engines: weakref.WeakSet[sa.Engine] = weakref.WeakSet()
+
+
+@sa.event.listens_for(sa.Engine, "engine_connect")
+def _remember(connection: sa.Connection) -> None:
+    _engines.add(connection.engine)
+
+
+def close_engines() -> None:
+    for engine in list(_engines):
+        if engine is not _admin:
+            engine.dispose()
 
 
 def _admin_engine() -> sa.Engine:
@@ -62,6 +78,8 @@ def database_url(path: Path | str, *, session: bool = False) -> str:
 def drop_handed_out(*, session: bool = False) -> None:
     """Drop the schemas of the test that ended (or, at the end, of the whole run)."""
     schemas = _session_schemas if session else _schemas
+    if ON_POSTGRES:
+        close_engines()
     for key in [key for key, url in _handed_out.items() if any(s in url for s in schemas)]:
         del _handed_out[key]
     if not schemas:
