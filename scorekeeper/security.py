@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from werkzeug.exceptions import BadRequest, HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound
+
+from scorekeeper.models import LARGEST_ID
 
 # Scripts only from our own static files (no inline scripts, no eval); inline style
 # attributes stay allowed because they cannot run code.
@@ -52,6 +56,16 @@ def _refuse_nul() -> None:
         raise BadRequest(_("Text cannot contain a NUL character. Nothing was saved."))
 
 
+def _impossible_numbers(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A number in the address past any id (/games/99999999999) names nothing: a 404 before a
+    query that PostgreSQL would refuse. The API answers its own, in JSON."""
+    if request.blueprint == "api":
+        return
+    for value in (values or {}).values():
+        if isinstance(value, int) and value > LARGEST_ID:
+            raise NotFound()
+
+
 def _http_error(error: HTTPException) -> ResponseReturnValue:
     code = error.code or 500
     if _wants_json():
@@ -89,6 +103,7 @@ def init_security(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.after_request(_headers)
     app.before_request(_refuse_nul)
+    app.url_value_preprocessor(_impossible_numbers)
     app.register_error_handler(HTTPException, _http_error)
     if not app.debug and not app.testing:
         app.register_error_handler(Exception, _unexpected)

@@ -15,6 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.extensions import db
 from scorekeeper.models import (
+    LARGEST_ID,
     Correction,
     Deal,
     DealResult,
@@ -70,6 +71,8 @@ class TeamSpec:
 
 def load_game(game_id: int) -> Game:
     """The game with its teams, players and deals, in a fixed number of queries."""
+    if not 0 < game_id <= LARGEST_ID:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
     game: Game | None = db.session.scalar(
         db.select(Game)
         .where(Game.id == game_id, Game.deleted_at.is_(None))
@@ -307,7 +310,9 @@ def _start_game(
     names = [name.casefold() for name, _ in clean_teams]
     if len(set(names)) != len(names):
         fail("teams", N_("Two teams cannot have the same name."))
-    if season_id is not None and db.session.get(Season, season_id) is None:
+    if season_id is not None and (
+        not 0 < season_id <= LARGEST_ID or db.session.get(Season, season_id) is None
+    ):
         fail("season", N_("There is no season %(id)s."), id=season_id)
     if not 0 <= first_dealer_seat < max(count, 1):
         fail("first_dealer_seat", N_("The first dealer must be one of the players."))
@@ -525,7 +530,7 @@ def delete_game(game_id: int) -> None:
 
 def restore_game(game_id: int) -> None:
     """Undo deleting or abandoning a game: it is back in play, as before either."""
-    game = db.session.get(Game, game_id)
+    game = db.session.get(Game, game_id) if 0 < game_id <= LARGEST_ID else None
     if game is None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
     game.deleted_at = None
