@@ -31,6 +31,8 @@ SENT: dict[str, int] = {"requests": 0, "refused": 0}
 # What a refusal may answer: the form again (200) or a 4xx; an accepted write redirects.
 ALLOWED = {200, 302, 303, 400, 401, 403, 404, 409, 413, 415, 422, 429}
 MESSAGE_MARKS = ('class="error"', 'role="alert"', "form-errors", 'class="notice')
+# A 200 that is a step before the write (nothing written yet), not a refusal.
+CONFIRMATIONS = ('name="confirm" value="yes"',)
 
 
 @dataclass
@@ -115,6 +117,8 @@ GARBAGE = st.sampled_from(
         "-" + "9" * 40,
         str(2**63),
         str(2**31),
+        str(2**31 - 1),
+        "\u00b2",  # superscript two: str.isdigit() says yes, int() says no
         "\uff11\uff12",  # full-width digits
         "<script>alert(1)</script>",
         "=cmd|' /C calc'!A0",
@@ -179,7 +183,8 @@ def check(app: Flask, client: FlaskClient, action: str, data: dict[str, str]) ->
     SENT["refused"] += 1
     if status == 200:
         page = response.get_data(as_text=True)
-        assert any(mark in page for mark in MESSAGE_MARKS), ("no message", action, data)
+        marks = MESSAGE_MARKS + CONFIRMATIONS
+        assert any(mark in page for mark in marks), ("no message", action, data)
     assert state(app) == before, ("a refused write changed something", action, data)
 
 
@@ -341,4 +346,36 @@ def test_a_nul_character_is_refused_on_every_database(app: Flask, client: FlaskC
     page = client.post("/games/new", data={**form, "t1-p0": "Cy", "t1-p1": "Di"})
     assert page.status_code == 400
     assert client.get("/games", query_string={"page": "\x00"}).status_code == 400
+    assert all_rows(app) == before
+
+
+def test_numbers_past_any_id_name_nothing_on_every_database(
+    app: Flask, client: FlaskClient, table: dict[str, Any]
+) -> None:
+    # Found by the PostgreSQL pass: its INTEGER ids are 32 bits and it refuses to even look up
+    # a larger number (a 500), where SQLite answered "not found".
+    past = 2**31
+    before = all_rows(app)
+    for url in (
+        f"/api/games/{past}",
+        f"/api/games/{past}/deals/1",
+        f"/api/games/{table['game']}/deals/{past}",
+    ):
+        assert client.get(url).status_code == 404, url
+    for url in (f"/games/{past}", f"/games/{past}/deals/1/edit", f"/players/{past}/rename"):
+        assert client.get(url).status_code == 404, url
+    game = {"ruleset": past, "teams": [{"players": ["Ann"]}, {"players": ["Cy"]}]}
+    assert 400 <= client.post("/api/games", json=game).status_code < 500
+    game = {
+        "ruleset": "standard",
+        "season": past,
+        "teams": [{"players": ["A"]}, {"players": ["B"]}],
+    }
+    assert 400 <= client.post("/api/games", json=game).status_code < 500
+    deal = {"version": past, "teams": [{}, {}]}
+    assert client.put(f"/api/games/{table['game']}/deals/1", json=deal).status_code == 400
+    merge = client.post("/players/merge", data={"keep": str(past), "merge": "1"})
+    assert merge.status_code in (200, 400, 404, 422)
+    assert client.get("/house-rules/\u00b2/edit").status_code == 404
+    assert client.get("/house-rules/new", query_string={"base": "\u00b2"}).status_code < 500
     assert all_rows(app) == before
