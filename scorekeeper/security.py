@@ -53,7 +53,15 @@ def _refuse_nul() -> None:
     if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
         fields += request.form.items(multi=True)
     if any("\x00" in key or "\x00" in value for key, value in fields):
-        raise BadRequest(_("Text cannot contain a NUL character. Nothing was saved."))
+        raise Refused(_("Text cannot contain a NUL character. Nothing was saved."))
+
+
+class Refused(BadRequest):
+    """A 400 whose message the error page shows (the JSON API always shows it)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.table_message = message
 
 
 def _impossible_numbers(_endpoint: str | None, values: dict[str, Any] | None) -> None:

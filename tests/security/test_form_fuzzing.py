@@ -345,6 +345,7 @@ def test_a_nul_character_is_refused_on_every_database(app: Flask, client: FlaskC
     form = {"ruleset": "standard", "seating": "2x2", "t0-p0": "A\x00n", "t0-p1": "Ben"}
     page = client.post("/games/new", data={**form, "t1-p0": "Cy", "t1-p1": "Di"})
     assert page.status_code == 400
+    assert "NUL character. Nothing was saved." in page.get_data(as_text=True)
     assert client.get("/games", query_string={"page": "\x00"}).status_code == 400
     assert all_rows(app) == before
 
