@@ -66,8 +66,8 @@ class Refused(BadRequest):
 
 def _impossible_numbers(_endpoint: str | None, values: dict[str, Any] | None) -> None:
     """A number in the address past any id (/games/99999999999) names nothing: a 404 before a
-    query that PostgreSQL would refuse. The API answers its own, in JSON."""
-    if request.blueprint == "api":
+    query that PostgreSQL would refuse. The API (in JSON) and the PDF sheets answer their own."""
+    if request.blueprint in ("api", "sheets"):
         return
     for value in (values or {}).values():
         if isinstance(value, int) and value > LARGEST_ID:
