@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system-packages test-packages run db test lint fmt clean demo translations messages bench
+.PHONY: setup system-packages test-packages run db test test-sqlite test-pg lint fmt clean demo translations messages bench
 
 setup: system-packages $(STAMP) translations
 
@@ -18,7 +18,7 @@ test-packages:
 # Order-only on system-packages: it must run first but must not force a reinstall.
 $(STAMP): pyproject.toml | system-packages
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev,postgresql]'
 	@touch $@
 
 # Translations: the .po catalogues are the source; the .mo files the app reads are built
@@ -71,8 +71,22 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The whole suite twice: on SQLite (the embedded default), then with the app on a real
+# PostgreSQL server (scripts/test-postgres.sh finds or starts one). Tests of SQLite's own
+# machinery carry @pytest.mark.sqlite_only and are deselected in the second pass.
 test: lint test-packages
+	@echo "== test pass 1 of 2: SQLite"
+	@start=$$(date +%s); rc=0; env -u SCOREKEEPER_TEST_DATABASE_URL $(BIN)/pytest || rc=$$?; \
+		echo "SQLite pass: $$(( $$(date +%s) - start )) s"; exit $$rc
+	@echo "== test pass 2 of 2: PostgreSQL"
+	@start=$$(date +%s); rc=0; scripts/test-postgres.sh || rc=$$?; \
+		echo "PostgreSQL pass: $$(( $$(date +%s) - start )) s"; exit $$rc
+
+test-sqlite: setup test-packages
 	$(BIN)/pytest
+
+test-pg: setup test-packages
+	scripts/test-postgres.sh
 
 fmt: setup
 	$(BIN)/ruff format .

@@ -27,16 +27,24 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_ENABLED": True,
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
+    # Reverse proxies in front of the app (nginx: 1); 0 trusts no X-Forwarded-* header.
+    "PROXIES": 0,
 }
 
 
 def create_app(
     config: Mapping[str, Any] | None = None, *, instance_path: str | None = None
 ) -> Flask:
-    """Build the app: defaults < instance/config.py < environment < ``config``."""
+    """Build the app: defaults < instance/config.py < environment < ``config``.
+
+    The instance folder (database, secret key, config.py) is ``instance_path``, else
+    ``$SCOREKEEPER_INSTANCE_PATH``, else ``instance/`` beside the package.
+    """
     app = Flask(
         __name__,
-        instance_path=instance_path or str(PROJECT_ROOT / "instance"),
+        instance_path=instance_path
+        or os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+        or str(PROJECT_ROOT / "instance"),
         instance_relative_config=True,
         template_folder=str(PROJECT_ROOT / "templates"),
         static_folder=str(PROJECT_ROOT / "static"),
@@ -77,6 +85,7 @@ def create_app(
     auth.init_auth(app)
     # After the passcode gate: a refused write does not trigger the daily backup.
     app.before_request(_daily_backup)
+    _trust_proxies(app)
     return app
 
 
@@ -95,6 +104,22 @@ def _daily_backup() -> None:
         current_app.logger.exception("The daily backup failed")
 
 
+def _trust_proxies(app: Flask) -> None:
+    """Behind N reverse proxies, take the client's address and scheme from their headers.
+
+    Only then are cookies marked Secure over HTTPS and the sign-in rate limit counted per
+    client rather than per proxy. Never set it without a proxy: anyone could then forge
+    X-Forwarded-For and slip past the rate limit.
+    """
+    proxies = int(app.config.get("PROXIES") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_prefix=proxies
+        )
+
+
 def _apply_environment(app: Flask) -> None:
     if database_url := os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = database_url
@@ -102,6 +127,13 @@ def _apply_environment(app: Flask) -> None:
         app.config["SECRET_KEY"] = secret_key
     if daily := os.environ.get("SCOREKEEPER_BACKUP_DAILY"):
         app.config["BACKUP_DAILY"] = daily.strip().lower() not in ("0", "false", "no", "off")
+    if proxies := os.environ.get("SCOREKEEPER_PROXIES"):
+        try:
+            app.config["PROXIES"] = int(proxies)
+        except ValueError:
+            raise SystemExit(
+                f"SCOREKEEPER_PROXIES must be the number of proxies in front, not {proxies!r}"
+            ) from None
 
 
 def _load_or_create_secret_key(instance: Path) -> str:

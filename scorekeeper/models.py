@@ -31,6 +31,11 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from scorekeeper.extensions import db
 from scorekeeper.rules import CardClass, Cards, RuleSet, TeamTally
 
+# Every id, number and version column is an INTEGER: 32 bits on PostgreSQL, which refuses a
+# larger number even in a lookup (SQLite's 64 bits are wider). No row can have an id past it,
+# so a larger number names nothing: a 404 or a refusal, never a query.
+LARGEST_ID = 2**31 - 1
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)

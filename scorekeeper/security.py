@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound
+
+from scorekeeper.models import LARGEST_ID
 
 # Scripts only from our own static files (no inline scripts, no eval); inline style
 # attributes stay allowed because they cannot run code.
@@ -38,6 +42,36 @@ def _headers(response: Response) -> Response:
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.path == "/api"
+
+
+def _refuse_nul() -> None:
+    """A NUL character in a form or query is never typed at a table, and PostgreSQL text
+    cannot hold one: refuse it before any view sees it, the same on every database."""
+    if request.path.startswith("/static/"):
+        return
+    fields = [*request.args.items(multi=True)]
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        fields += request.form.items(multi=True)
+    if any("\x00" in key or "\x00" in value for key, value in fields):
+        raise Refused(_("Text cannot contain a NUL character. Nothing was saved."))
+
+
+class Refused(BadRequest):
+    """A 400 whose message the error page shows (the JSON API always shows it)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.table_message = message
+
+
+def _impossible_numbers(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """A number in the address past any id (/games/99999999999) names nothing: a 404 before a
+    query that PostgreSQL would refuse. The API (in JSON) and the PDF sheets answer their own."""
+    if request.blueprint in ("api", "sheets"):
+        return
+    for value in (values or {}).values():
+        if isinstance(value, int) and value > LARGEST_ID:
+            raise NotFound()
 
 
 def _http_error(error: HTTPException) -> ResponseReturnValue:
@@ -76,6 +110,8 @@ class SessionInterface(SecureCookieSessionInterface):
 def init_security(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.after_request(_headers)
+    app.before_request(_refuse_nul)
+    app.url_value_preprocessor(_impossible_numbers)
     app.register_error_handler(HTTPException, _http_error)
     if not app.debug and not app.testing:
         app.register_error_handler(Exception, _unexpected)

@@ -1,10 +1,16 @@
-"""Serve the app on the local network with waitress: ``python -m scorekeeper.serve``."""
+"""Serve the app on the local network with waitress: ``python -m scorekeeper.serve``.
+
+Environment: ``PORT`` (5000), ``DATABASE_URL``, ``SCOREKEEPER_INSTANCE_PATH`` (the folder of
+the database, secret key and config.py; ``instance/`` by default), ``SCOREKEEPER_PROXIES``.
+This server never runs in debug mode, whatever ``FLASK_DEBUG`` says.
+"""
 
 from __future__ import annotations
 
 import os
 import socket
 
+from flask import Flask
 from waitress import serve
 
 from scorekeeper import create_app
@@ -36,8 +42,14 @@ def _port() -> int:
         raise SystemExit(f"PORT must be a number, not {raw!r}") from None
 
 
+def build_app() -> Flask:
+    """The app as served: never in debug mode (no tracebacks, no debugger, for anyone)."""
+    # Over FLASK_DEBUG and instance/config.py alike: a table's server is never a debugger.
+    return create_app({"DEBUG": False})
+
+
 def main() -> None:
-    app = create_app()
+    app = build_app()
     port = _port()
     urls = ", ".join(f"http://{address}:{port}/" for address in lan_addresses())
     print(f"Scorekeeper is running. On a tablet on the same network, open: {urls}", flush=True)

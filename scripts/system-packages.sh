@@ -7,8 +7,9 @@ set -euo pipefail
 # WeasyPrint renders the PDF sheets with Pango; DejaVu is the embedded font.
 PACKAGES="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core"
 if [[ "${1:-}" == "test" ]]; then
-    # pdftotext/pdftoppm read the sheets back; Chromium runs the browser suite.
-    PACKAGES="$PACKAGES poppler-utils chromium chromium-driver"
+    # pdftotext/pdftoppm read the sheets back; Chromium runs the browser suite; the
+    # PostgreSQL server runs the suite's second pass (scripts/test-postgres.sh).
+    PACKAGES="$PACKAGES poppler-utils chromium chromium-driver postgresql"
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

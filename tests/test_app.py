@@ -170,6 +170,7 @@ def test_lan_addresses_are_ipv4() -> None:
         assert isinstance(ipaddress.ip_address(address), ipaddress.IPv4Address)
 
 
+@pytest.mark.sqlite_only(reason="SQLite's own pragmas (foreign keys, WAL) on each connection")
 def test_sqlite_pragmas_are_on_for_a_file_database(app: Flask) -> None:
     with app.app_context():
         assert db.session.execute(text("PRAGMA foreign_keys")).scalar() == 1

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from database_support import database_url
 from flask import Flask
 from flask.testing import FlaskCliRunner
 from sqlalchemy import select
@@ -27,7 +28,7 @@ def _app(path: Path) -> Flask:
     return create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path / 'demo.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(path / "demo.sqlite"),
             "WTF_CSRF_ENABLED": False,
         },
         instance_path=str(path / "instance"),

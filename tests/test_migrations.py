@@ -21,6 +21,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.operations import Operations
 from alembic.script import ScriptDirectory
+from database_support import database_url
 from flask import Flask
 
 from scorekeeper import PROJECT_ROOT, create_app
@@ -40,7 +41,7 @@ def _app(tmp_path: Path, name: str = "migrated.sqlite") -> Flask:
     return create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / name}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / name),
             "WTF_CSRF_ENABLED": False,
         },
         instance_path=str(tmp_path / "instance"),
@@ -86,13 +87,16 @@ def probe_migrations(tmp_path: Path, upgrade: str, downgrade: str = "pass") -> P
 
 
 # recreate="always": SQLite could add a column in place; a real migration (a changed
-# constraint, a dropped column) rebuilds the table, and that rebuild is the trap.
+# constraint, a dropped column) rebuilds the table, and that rebuild is the trap. PostgreSQL
+# alters tables in place (batch mode's "auto"), as every real migration there does.
 ADD_PROBE_COLUMN = """
-with op.batch_alter_table("game", recreate="always") as batch_op:
+recreate = "always" if op.get_bind().dialect.name == "sqlite" else "auto"
+with op.batch_alter_table("game", recreate=recreate) as batch_op:
     batch_op.add_column(sa.Column("probe", sa.Integer(), nullable=True))
 """
 DROP_PROBE_COLUMN = """
-with op.batch_alter_table("game", recreate="always") as batch_op:
+recreate = "always" if op.get_bind().dialect.name == "sqlite" else "auto"
+with op.batch_alter_table("game", recreate=recreate) as batch_op:
     batch_op.drop_column("probe")
 """
 
@@ -156,8 +160,31 @@ def count(snapshot: Rows) -> dict[str, int]:
     return {name: len(table_rows) for name, table_rows in snapshot.items()}
 
 
+def on_sqlite() -> bool:
+    return bool(db.engine.dialect.name == "sqlite")
+
+
+def broken_foreign_keys() -> list[Any]:
+    """Rows whose parent is missing (SQLite can hold them; PostgreSQL never does)."""
+    if not on_sqlite():
+        return []
+    return list(db.session.execute(sa.text("PRAGMA foreign_key_check")).all())
+
+
 def foreign_keys_on_everywhere() -> bool:
     """Every connection the app's pool hands out enforces foreign keys."""
+    if not on_sqlite():
+        # PostgreSQL always does; check that it refuses an orphan all the same.
+        with db.engine.connect() as connection:
+            try:
+                connection.exec_driver_sql(
+                    "INSERT INTO team (game_id, position, name) VALUES (-1, 0, 'orphan')"
+                )
+            except sa.exc.IntegrityError:
+                return True
+            finally:
+                connection.rollback()
+        return False
     connections = [db.engine.connect() for _ in range(3)]
     try:
         return all(c.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1 for c in connections)
@@ -266,7 +293,7 @@ def test_rebuilding_a_parent_table_keeps_every_child_row(app: Flask, tmp_path: P
     assert "probe" in {column for column, _ in after["game"][0]}
     assert count(after) == count(before)
     assert project(after, before) == before
-    assert db.session.execute(sa.text("PRAGMA foreign_key_check")).all() == []
+    assert broken_foreign_keys() == []
     assert foreign_keys_on_everywhere()
     # The app goes on writing with foreign keys enforced.
     games.record_deal(2, [TeamTally(), TeamTally()])
@@ -283,6 +310,7 @@ def test_the_probe_revision_keeps_every_row_down_and_up(tmp_path: Path) -> None:
     assert check_round_trips(tmp_path, directory) == len(revisions(MIGRATIONS))
 
 
+@pytest.mark.sqlite_only(reason="the trap is SQLite's table rebuild with foreign keys on")
 def test_the_trap_is_real_without_the_protection(app: Flask) -> None:
     """The same rebuild with foreign keys ON deletes the children: what env.py prevents."""
     flask_migrate.upgrade(directory=str(MIGRATIONS))
@@ -336,10 +364,12 @@ def test_a_migration_that_breaks_foreign_keys_is_undone(app: Flask, tmp_path: Pa
     fill()
     before = rows()
 
-    with pytest.raises(SystemExit):
+    # SQLite: env.py's foreign-key check refuses it; PostgreSQL: the insert itself fails.
+    with pytest.raises((SystemExit, sa.exc.IntegrityError)):
         flask_migrate.upgrade(directory=str(directory))
+    db.session.rollback()
 
     assert rows() == before
-    assert db.session.execute(sa.text("PRAGMA foreign_key_check")).all() == []
+    assert broken_foreign_keys() == []
     version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert version == head

@@ -14,6 +14,7 @@ from flask import Response, current_app, jsonify, request
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
+from scorekeeper import models
 from scorekeeper.extensions import db
 from scorekeeper.messages import problems_json
 from scorekeeper.rules import Problem
@@ -116,8 +117,8 @@ def unexpected_error(error: Exception) -> Response:
     return refusal(500, [problem])
 
 
-# No row can have an id past a 64-bit integer, and SQLite refuses to even look one up.
-LARGEST_ID = 2**63 - 1
+# No row can have an id past it (see scorekeeper.models), and the database must not be asked.
+LARGEST_ID = models.LARGEST_ID
 
 
 @bp.url_value_preprocessor

@@ -32,7 +32,8 @@ def _reject_constant(name: str) -> NoReturn:
 
 
 def _check_text(data: Any) -> None:
-    """Refuse lone surrogates (valid JSON escapes, invalid Unicode): no database can store them."""
+    """Refuse what no database stores: lone surrogates (valid JSON escapes, invalid Unicode)
+    and NUL characters (PostgreSQL text cannot hold them; SQLite would, then differ)."""
     stack = [data]
     while stack:
         item = stack.pop()
@@ -46,6 +47,8 @@ def _check_text(data: Any) -> None:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 raise Malformed.say(N_("The body holds text that is not valid Unicode.")) from None
+            if "\x00" in item:
+                raise Malformed.say(N_("The body holds a NUL character, which text cannot hold."))
 
 
 def json_body(*, empty_is_object: bool = False, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:

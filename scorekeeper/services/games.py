@@ -16,6 +16,7 @@ from sqlalchemy.orm.util import identity_key
 
 from scorekeeper.extensions import db
 from scorekeeper.models import (
+    LARGEST_ID,
     Correction,
     Deal,
     DealResult,
@@ -81,6 +82,8 @@ def load_game(game_id: int) -> Game:
     session already holds whole is returned as it is. Every commit or rollback expires it,
     and then it is read again.
     """
+    if not 0 < game_id <= LARGEST_ID:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
     held = db.session.identity_map.get(identity_key(Game, game_id))
     if held is not None and not (_LOADED & inspect(held).unloaded) and held.deleted_at is None:
         return held
@@ -345,7 +348,9 @@ def _start_game(
     names = [name.casefold() for name, _ in clean_teams]
     if len(set(names)) != len(names):
         fail("teams", N_("Two teams cannot have the same name."))
-    if season_id is not None and db.session.get(Season, season_id) is None:
+    if season_id is not None and (
+        not 0 < season_id <= LARGEST_ID or db.session.get(Season, season_id) is None
+    ):
         fail("season", N_("There is no season %(id)s."), id=season_id)
     if not 0 <= first_dealer_seat < max(count, 1):
         fail("first_dealer_seat", N_("The first dealer must be one of the players."))
@@ -573,7 +578,7 @@ def delete_game(game_id: int) -> None:
 
 def restore_game(game_id: int) -> None:
     """Undo deleting or abandoning a game: it is back in play, as before either."""
-    game = db.session.get(Game, game_id)
+    game = db.session.get(Game, game_id) if 0 < game_id <= LARGEST_ID else None
     if game is None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
     game.deleted_at = None

@@ -7,7 +7,7 @@ from datetime import date
 from sqlalchemy import func
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Player, Season, Team, TeamMember
+from scorekeeper.models import LARGEST_ID, Player, Season, Team, TeamMember
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.tally import NAME_LONGEST
 
@@ -20,7 +20,7 @@ def all_players() -> list[Player]:
 
 
 def get_player(player_id: int) -> Player:
-    player = db.session.get(Player, player_id)
+    player = db.session.get(Player, player_id) if 0 < player_id <= LARGEST_ID else None
     if player is None:
         raise NotFound.say(N_("There is no player %(id)s."), field="player", id=player_id)
     return player

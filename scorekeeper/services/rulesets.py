@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.extensions import db
-from scorekeeper.models import HouseRules, utcnow
+from scorekeeper.models import LARGEST_ID, HouseRules, utcnow
 from scorekeeper.rules import PRESETS, RuleSet, RuleSetError
 from scorekeeper.rules.i18n import N_
 
@@ -26,8 +26,8 @@ def find_house_rules(ref: str | int) -> HouseRules | None:
     if isinstance(ref, str) and ref.isascii() and ref.isdigit():
         ref = int(ref)
     if isinstance(ref, int):
-        # Row numbers beyond 64 bits cannot exist (and would overflow SQLite's driver).
-        house = db.session.get(HouseRules, ref) if 0 < ref < 2**63 else None
+        # Row numbers past LARGEST_ID cannot exist (and PostgreSQL refuses to look them up).
+        house = db.session.get(HouseRules, ref) if 0 < ref <= LARGEST_ID else None
     else:
         house = db.session.scalar(db.select(HouseRules).filter_by(slug=ref))
     return house

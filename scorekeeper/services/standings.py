@@ -47,6 +47,7 @@ from sqlalchemy.sql.selectable import Subquery
 
 from scorekeeper.extensions import db
 from scorekeeper.models import (
+    LARGEST_ID,
     Deal,
     Game,
     Player,
@@ -65,8 +66,6 @@ from .ratings import GameResult, RatingPoint, Ratings, rate_games
 # A k-way tie at the top gives each tied team WIN_UNITS // k: exact for 2 to 8 teams.
 WIN_UNITS = summaries.WIN_UNITS
 BOOK_KINDS = ("clean", "dirty", "wild", "black_three")
-# No row has an id past a 64-bit integer, and SQLite refuses to even look one up.
-LARGEST_ID = 2**63 - 1
 # A partnership is keyed by (size, lowest id, highest id, sum of ids, sum of squared ids):
 # exact for teams of up to four players (the most any ruleset allows).
 LARGEST_PARTNERSHIP = 4

@@ -72,7 +72,7 @@ def _request_port() -> int | None:
     if port is not None:
         return port
     raw = os.environ.get("PORT", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if raw.isascii() and raw.isdigit() else None
 
 
 @bp.get("/connect")

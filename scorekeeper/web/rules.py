@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from scorekeeper.extensions import db
-from scorekeeper.models import HouseRules
+from scorekeeper.models import LARGEST_ID, HouseRules
 from scorekeeper.rules import PRESETS, RuleSet
 from scorekeeper.services import rulesets
 from scorekeeper.services.errors import ServiceError
@@ -43,7 +43,8 @@ def _find(ref: str) -> _Found | None:
         return _Found(PRESETS[ref], None)
     # By slug first: a slug may be all digits ("2024"), and then it is not a row number.
     house = db.session.scalar(db.select(HouseRules).filter_by(slug=ref))
-    if house is None and ref.isdigit():
+    # isascii: "²".isdigit() is true, but int() refuses it.
+    if house is None and ref.isascii() and ref.isdigit() and 0 < int(ref) <= LARGEST_ID:
         house = db.session.get(HouseRules, int(ref))
     if house is None:
         return None

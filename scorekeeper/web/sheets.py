@@ -30,12 +30,14 @@ from scorekeeper.web import rules_text
 if TYPE_CHECKING:
     from scorekeeper.services.standings import Line
 
+from scorekeeper.models import LARGEST_ID
+
 bp = Blueprint("sheets", __name__)
 
 # A rules id is a preset id, a house-rules slug or a house-rules number.
 _RULES_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,62}$")
-# SQLite stores 64-bit integers; a longer number cannot be an id (and must not reach it).
-_LARGEST_ID = 2**63 - 1
+# A larger number cannot be an id (and must not reach the database): see scorekeeper.models.
+_LARGEST_ID = LARGEST_ID
 
 
 class _BadOptions(Exception):

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from api_support import FIRST_DEAL, Api, standard_game_body
+from database_support import database_url
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -238,7 +239,7 @@ def csrf_client(tmp_path: Path) -> Iterator[FlaskClient]:
     app = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "csrf.sqlite"),
             "WTF_CSRF_ENABLED": True,
         },
         instance_path=str(tmp_path / "instance"),

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from database_support import database_url
 from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
@@ -100,7 +101,7 @@ def start_server(tmp: Path) -> LiveServer:
     app = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'browser.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp / "browser.sqlite", session=True),
             "WTF_CSRF_ENABLED": True,
         },
         instance_path=str(tmp / "instance"),

@@ -25,10 +25,11 @@ DEALS: list[list[dict[str, Any]]] = [
 
 
 def make_app(database: str, instance: str) -> Any:
+    """``database`` is a URL: a SQLite file or a PostgreSQL schema (tests/database_support.py)."""
     from scorekeeper import create_app
 
     return create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"},
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database},
         instance_path=instance,
     )
 

@@ -23,7 +23,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_env(database: Path, port: int) -> dict[str, str]:
+def server_env(database_url: str, port: int) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
@@ -37,7 +37,7 @@ def server_env(database: Path, port: int) -> dict[str, str]:
         )
     }
     env.update(
-        DATABASE_URL=f"sqlite:///{database}",
+        DATABASE_URL=database_url,
         PORT=str(port),
         SCOREKEEPER_SECRET_KEY="crash-test-only",
         # The server's instance folder is the project's: no daily backups from the tests there.

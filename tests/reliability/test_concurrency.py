@@ -1,4 +1,4 @@
-"""Several processes on one SQLite file: no "database is locked", no lost update."""
+"""Several processes on one database: no "database is locked", no lost update."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from concurrency_support import DEALS, FIRST_DEAL, correct_same_deal, make_app, write_deals
+from database_support import database_url
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Deal
@@ -41,7 +42,7 @@ def collect(out: Any, processes: list[Any], timeout: float) -> list[tuple[Any, .
 
 
 def test_concurrent_writers_and_racing_corrections(tmp_path: Path) -> None:
-    database = str(tmp_path / "race.sqlite")
+    database = database_url(tmp_path / "race.sqlite")
     instance = str(tmp_path / "instance")
     app = make_app(database, instance)
     with app.app_context():

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import http.client
 import random
-import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+from database_support import database_url
 from server_support import Server, free_port, request, server_env, upgrade
 
 TRIALS = 12
@@ -73,31 +74,36 @@ class Writer(threading.Thread):
             return  # the server died mid-request: that write was never acknowledged
 
 
-def check_file(database: Path) -> None:
-    with sqlite3.connect(database) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        duplicates = conn.execute(
-            "SELECT game_id, number, COUNT(*) FROM deal "
-            "GROUP BY game_id, number HAVING COUNT(*) > 1"
-        ).fetchall()
-        assert duplicates == []
-        # Deals of a game are numbered 1..n with no gap, each with both teams' results.
-        rows = conn.execute(
-            "SELECT d.game_id, d.number, COUNT(r.id) FROM deal d "
-            "LEFT JOIN deal_result r ON r.deal_id = d.id GROUP BY d.id ORDER BY d.game_id, d.number"
-        ).fetchall()
+def check_database(url: str) -> None:
+    engine = sa.create_engine(url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            if engine.dialect.name == "sqlite":
+                assert conn.exec_driver_sql("PRAGMA integrity_check").fetchall() == [("ok",)]
+                assert conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall() == []
+            duplicates = conn.exec_driver_sql(
+                "SELECT game_id, number, COUNT(*) FROM deal "
+                "GROUP BY game_id, number HAVING COUNT(*) > 1"
+            ).fetchall()
+            assert duplicates == []
+            # Deals of a game are numbered 1..n with no gap, each with both teams' results.
+            rows = conn.exec_driver_sql(
+                "SELECT d.game_id, d.number, COUNT(r.id) FROM deal d "
+                "LEFT JOIN deal_result r ON r.deal_id = d.id GROUP BY d.id, d.game_id, d.number "
+                "ORDER BY d.game_id, d.number"
+            ).fetchall()
+    finally:
+        engine.dispose()
     numbers: dict[int, list[int]] = {}
     for game_id, number, results in rows:
         assert results == 2, (game_id, number)
         numbers.setdefault(game_id, []).append(number)
     for game_id, found in numbers.items():
         assert found == list(range(1, len(found) + 1)), game_id
-    conn.close()
 
 
 def test_acknowledged_deals_survive_sigkill(tmp_path: Path) -> None:
-    database = tmp_path / "crash.sqlite"
+    database = database_url(tmp_path / "crash.sqlite")
     env = server_env(database, free_port())
     upgrade(env)
     server = Server(env, tmp_path / "server.log")
@@ -131,7 +137,7 @@ def test_acknowledged_deals_survive_sigkill(tmp_path: Path) -> None:
                 writer.join(timeout=10)
                 assert not writer.is_alive()
                 refusals += writer.refusals
-            check_file(database)
+            check_database(database)
 
         # After the last kill: the server comes back and shows every acknowledged deal as sent.
         server.start()

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from database_support import database_url
 from flask import Flask, url_for
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
@@ -32,7 +33,7 @@ def make_app(tmp_path: Path, *, csrf: bool) -> Flask:
     app = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "csrf.sqlite"),
             "WTF_CSRF_ENABLED": csrf,
         },
         instance_path=str(tmp_path / "instance"),

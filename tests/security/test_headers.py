@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from database_support import database_url
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -132,7 +133,7 @@ def test_secure_cookies_can_be_forced_by_config(tmp_path: Path) -> None:
             "TESTING": True,
             "SESSION_COOKIE_SECURE": True,
             "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 's.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "s.sqlite"),
         },
         instance_path=str(tmp_path / "instance"),
     )
@@ -144,7 +145,7 @@ def test_secure_cookies_can_be_forced_by_config(tmp_path: Path) -> None:
 @pytest.fixture
 def production_app(tmp_path: Path) -> Flask:
     app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite'}"},
+        {"SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "p.sqlite")},
         instance_path=str(tmp_path / "instance"),
     )
     assert not app.testing

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from database_support import database_url
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
@@ -298,7 +299,7 @@ def test_a_passcode_from_the_instance_config(tmp_path: Path) -> None:
     app = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'c.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "c.sqlite"),
             "WTF_CSRF_ENABLED": False,
             "TABLE_PASSCODE": "from-config",
         },

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from database_support import database_url
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func
@@ -501,7 +502,7 @@ def csrf_app(tmp_path: Path) -> Iterator[Flask]:
     app = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "csrf.sqlite"),
             "WTF_CSRF_ENABLED": True,
         },
         instance_path=str(tmp_path / "instance"),
