@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.rules import BOUNDS, BookCount, CardClass, Problem, RuleSet
+from scorekeeper.rules import BOUNDS, BookCount, CardClass, Problem
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.play import OPENING_CLASSES, check_go_out, check_opening, opening_value
-from scorekeeper.services.errors import Malformed
 from scorekeeper.web import rules_text
 
 from . import bp
-from .inputs import json_body, missing, problem, ruleset_field, unknown_fields, whole_number
+from .inputs import json_body, missing, problem, unknown_fields, whole_number
 from .openapi import INT, describe, obj, ok, operation
-from .scoring import MOST_DEALS
+from .scoring import MOST_DEALS, rules_and_deal
 
 # The most players one team can have (house rules allow partnerships of four).
 MOST_PLAYERS = 4
@@ -27,22 +26,6 @@ RULESET_REF = {
     "description": "A ruleset id (preset or house rules) or a whole ruleset object.",
     "oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "object"}],
 }
-
-
-def _rules_and_deal(data: dict[str, Any], problems: list[Problem]) -> tuple[RuleSet, int]:
-    rules, invalid_rules = ruleset_field(data, problems)
-    deal: int | None = None
-    if "deal" not in data:
-        problems.append(missing("deal"))
-    else:
-        most = rules.deal_count if rules is not None else MOST_DEALS
-        deal = whole_number(data["deal"], "deal", problems, 1, most)
-    if problems:
-        raise Malformed(problems)
-    if invalid_rules is not None:
-        raise invalid_rules
-    assert rules is not None and deal is not None
-    return rules, deal
 
 
 @bp.post("/opening")
@@ -72,7 +55,7 @@ def check_opening_meld() -> dict[str, Any]:
                 n = whole_number(value, where, problems, *BOUNDS["cards"])
                 if n is not None:
                     counts[known[key]] = n
-    rules, deal = _rules_and_deal(data, problems)
+    rules, deal = rules_and_deal(data, problems)
     if points is None:
         points = opening_value(rules, counts)
     check = check_opening(rules, deal, points)
@@ -126,7 +109,7 @@ def check_going_out() -> dict[str, Any]:
         )
     else:
         teams = [_team(value, i, problems) for i, value in enumerate(data["teams"])]
-    rules, deal = _rules_and_deal(data, problems)
+    rules, deal = rules_and_deal(data, problems)
     answers = []
     for team in teams:
         assert team is not None

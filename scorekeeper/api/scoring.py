@@ -7,6 +7,7 @@ from typing import Any
 from scorekeeper.rules import (
     BOUNDS,
     Problem,
+    RuleSet,
     TallyError,
     TeamTally,
     default_decks,
@@ -27,6 +28,28 @@ SCORE_FIELDS = ("ruleset", "deal", "decks", "teams")
 MOST_DEALS = 12
 
 
+def rules_and_deal(data: dict[str, Any], problems: list[Problem]) -> tuple[RuleSet, int]:
+    """The body's ruleset and deal number, after every other field was read into ``problems``.
+
+    Raises Malformed with all of ``problems`` if any, then Invalid for a ruleset object
+    that makes no sense.
+    """
+    rules, invalid_rules = ruleset_field(data, problems)
+    deal: int | None = None
+    if "deal" not in data:
+        problems.append(missing("deal"))
+    else:
+        # Outside the game is malformed: there is no such deal to be possible or not.
+        most = rules.deal_count if rules is not None else MOST_DEALS
+        deal = whole_number(data["deal"], "deal", problems, 1, most)
+    if problems:
+        raise Malformed(problems)
+    if invalid_rules is not None:
+        raise invalid_rules
+    assert rules is not None and deal is not None
+    return rules, deal
+
+
 @bp.get("/rulesets")
 def list_rulesets() -> dict[str, Any]:
     return {"rulesets": [ruleset_entry(rules) for rules in rulesets.all_rulesets()]}
@@ -38,8 +61,6 @@ def score() -> dict[str, Any]:
     data = json_body()
     problems = unknown_fields(data, SCORE_FIELDS)
 
-    rules, invalid_rules = ruleset_field(data, problems)
-
     tallies: list[TeamTally] | None = None
     if "teams" not in data:
         problems.append(missing("teams"))
@@ -49,23 +70,12 @@ def score() -> dict[str, Any]:
         except TallyError as error:
             problems.extend(error.problems)
 
-    deal: int | None = None
-    if "deal" not in data:
-        problems.append(missing("deal"))
-    else:
-        # Outside the game is malformed: there is no such deal to be possible or not.
-        most = rules.deal_count if rules is not None else MOST_DEALS
-        deal = whole_number(data["deal"], "deal", problems, 1, most)
-
     decks: int | None = None
     if data.get("decks") is not None:
         decks = whole_number(data["decks"], "decks", problems, *BOUNDS["decks"])
 
-    if problems:
-        raise Malformed(problems)
-    if invalid_rules is not None:
-        raise invalid_rules
-    assert rules is not None and tallies is not None and deal is not None
+    rules, deal = rules_and_deal(data, problems)
+    assert tallies is not None
 
     decks = decks or default_decks(rules, len(tallies))
     impossible: list[Problem] = validate_deal(rules, deal, tallies, decks)
