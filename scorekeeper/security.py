@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, current_app, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from werkzeug.exceptions import BadRequest, HTTPException, NotFound
+from werkzeug.exceptions import BadRequest, HTTPException, NotFound, RequestEntityTooLarge
 
 from scorekeeper.models import LARGEST_ID
 
@@ -51,7 +51,16 @@ def _refuse_nul() -> None:
         return
     fields = [*request.args.items(multi=True)]
     if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        fields += request.form.items(multi=True)
+        # A view taking an upload names its own size limit (``view.upload_limit``): it must
+        # apply before this first reading of the form, which caches what it read.
+        view = current_app.view_functions.get(request.endpoint or "")
+        limit = getattr(view, "upload_limit", None)
+        if limit is not None:
+            request.max_content_length = limit()
+        try:
+            fields += request.form.items(multi=True)
+        except RequestEntityTooLarge:
+            return  # the view refuses it in its own words
     if any("\x00" in key or "\x00" in value for key, value in fields):
         raise Refused(_("Text cannot contain a NUL character. Nothing was saved."))
 

@@ -176,16 +176,7 @@ def _schemas() -> dict[str, Any]:
                 },
                 "games": {"type": "array", "items": ref("ExportGame")},
             },
-            (
-                "format",
-                "version",
-                "exported_at",
-                "season",
-                "players",
-                "seasons",
-                "house_rules",
-                "games",
-            ),
+            exchange.TOP_LEVEL_KEYS,
         ),
         "ImportResult": obj(
             {

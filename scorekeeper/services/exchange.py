@@ -587,6 +587,17 @@ class _Reader:
                 version=VERSION,
             )
             raise _TooMany
+        # Everything an export writes at the top is needed: a file without it is broken.
+        for key in TOP_LEVEL_KEYS:
+            if key not in data:
+                self.fail(key, N_("%(where)s is missing: this file is not a whole export."))
+        for key in data:
+            if key not in TOP_LEVEL_KEYS:
+                self.fail(str(key), N_("%(where)s is not part of an export."))
+        self.moment(data.get("exported_at"), "exported_at")
+        season = data.get("season")
+        if season is not None and not isinstance(season, str):
+            self.fail("season", N_("%(where)s must be the name of a season, or null."))
         players = self.players(self.items(data, "players", ""))
         seasons = self.seasons(self.items(data, "seasons", ""))
         house = self.house_rules(self.items(data, "house_rules", ""))
@@ -940,6 +951,18 @@ def _unprefixed(problems: Iterable[Problem]) -> list[Problem]:
         Problem(p.team, "" if p.field == "team" else p.field, p.template, p.params)
         for p in problems
     ]
+
+
+TOP_LEVEL_KEYS = (
+    "format",
+    "version",
+    "exported_at",
+    "season",
+    "players",
+    "seasons",
+    "house_rules",
+    "games",
+)
 
 
 def read_document(data: Any) -> _Document:

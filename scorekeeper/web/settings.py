@@ -221,12 +221,14 @@ def export_csv() -> ResponseReturnValue:
     return _download(data, _export_name(season_id, "csv.zip"), "application/zip")
 
 
+def _import_limit() -> int:
+    return int(current_app.config.get("IMPORT_MAX_BYTES", exchange.DEFAULT_IMPORT_MAX_BYTES))
+
+
 @bp.post("/settings/import")
 def import_file() -> ResponseReturnValue:
     # Read no more than an import may be: a bigger upload is refused before it is stored.
-    request.max_content_length = int(
-        current_app.config.get("IMPORT_MAX_BYTES", exchange.DEFAULT_IMPORT_MAX_BYTES)
-    )
+    request.max_content_length = _import_limit()
     try:
         form = ImportForm()
         valid = form.validate()
@@ -329,3 +331,7 @@ def sign_out() -> ResponseReturnValue:
     auth.sign_out()
     flash(_("Signed out. Reading scores still works; saving needs the passcode."), "success")
     return redirect(url_for("main.index"))
+
+
+# The form is first read before this view runs (security.refuse_nul): it must know the limit.
+import_file.upload_limit = _import_limit  # type: ignore[attr-defined]

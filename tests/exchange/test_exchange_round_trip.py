@@ -241,7 +241,27 @@ def finished_too_soon(d: dict[str, Any]) -> None:
     d["games"][5]["totals"] = None
 
 
+def no_games(d: dict[str, Any]) -> None:
+    del d["games"]
+
+
+def extra_key(d: dict[str, Any]) -> None:
+    d["notes"] = "added by hand"
+
+
+def season_not_a_name(d: dict[str, Any]) -> None:
+    d["season"] = {"name": "Winter"}
+
+
+def bad_export_time(d: dict[str, Any]) -> None:
+    d["exported_at"] = "last Saturday"
+
+
 BROKEN: list[tuple[Callable[[dict[str, Any]], None], str, str]] = [
+    (no_games, "games", "is missing"),
+    (extra_key, "notes", "not part of an export"),
+    (season_not_a_name, "season", "name of a season"),
+    (bad_export_time, "exported_at", "date and time"),
     (wrong_version, "version", "format version 99"),
     (not_an_export, "format", "not a scorekeeper export"),
     (invalid_tally, "games[5].deals[1].teams[0].melded", "between"),
