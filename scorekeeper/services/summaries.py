@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, StandingsStamp, TeamTotal
@@ -99,13 +100,20 @@ def refresh_game(game: Game) -> None:
 
 def bump() -> None:
     """Tell every process's standings cache that what standings count has changed."""
-    done = db.session.execute(
+    step = (
         update(StandingsStamp)
         .where(StandingsStamp.id == 1)
         .values(version=StandingsStamp.version + 1)
     )
-    if not done.rowcount:  # type: ignore[attr-defined]
-        db.session.add(StandingsStamp(id=1, version=1))
+    if db.session.execute(step).rowcount:  # type: ignore[attr-defined]
+        return
+    # The very first stamp: two writers may both find none (PostgreSQL reads committed rows
+    # only). The loser's insert fails inside a savepoint; by then the row exists, so it steps.
+    try:
+        with db.session.begin_nested():
+            db.session.add(StandingsStamp(id=1, version=1))
+    except IntegrityError:
+        db.session.execute(step)
 
 
 def bump_if_counted(game: Game) -> None:

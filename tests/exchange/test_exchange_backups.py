@@ -41,6 +41,7 @@ def integrity(path: Path) -> tuple[list[str], list[tuple[object, ...]]]:
         conn.close()
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_a_backup_is_a_complete_copy_in_instance_backups(app: Flask, season: Season) -> None:
     with app.app_context():
         made = backups.make_backup()
@@ -55,6 +56,7 @@ def test_a_backup_is_a_complete_copy_in_instance_backups(app: Flask, season: Sea
     assert not made.path.with_name(made.name + "-wal").exists()
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_a_backup_taken_while_deals_are_written_restores_consistently(
     app: Flask, season: Season
 ) -> None:
@@ -125,6 +127,7 @@ def test_a_backup_taken_while_deals_are_written_restores_consistently(
     assert sqlite_counts(safety.path)["deal"] >= len(set(committed))
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_restore_puts_back_the_data_and_drops_cached_standings(app: Flask, season: Season) -> None:
     with app.app_context():
         made = backups.make_backup()
@@ -139,6 +142,7 @@ def test_restore_puts_back_the_data_and_drops_cached_standings(app: Flask, seaso
         assert backups.db.session.get(Game, season.g1).deleted_at is None
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 @pytest.mark.parametrize(
     "content",
     [b"", b"not a database at all", b"SQLite format 3\x00" + b"\x00" * 200],
@@ -156,6 +160,7 @@ def test_restore_refuses_a_file_that_is_not_a_sound_database(
     assert not (Path(app.instance_path) / "backups").exists()  # not even a safety backup
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_restore_refuses_a_database_that_is_not_a_scorekeeper_one(
     app: Flask, season: Season, tmp_path: Path
 ) -> None:
@@ -171,6 +176,7 @@ def test_restore_refuses_a_database_that_is_not_a_scorekeeper_one(
     assert table_counts(app) == before
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_a_damaged_database_is_refused_by_its_integrity_check(
     app: Flask, season: Season, tmp_path: Path
 ) -> None:

@@ -6,6 +6,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import pytest
 from exchange_support import close, fresh_app, standings_facts, table_counts
 from flask import Flask
 from flask.testing import FlaskCliRunner
@@ -73,6 +74,7 @@ def test_import_refuses_a_broken_file_naming_where(
         close(other)
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_backup_list_and_restore_with_confirmation(
     app: Flask, runner: FlaskCliRunner, season: Season
 ) -> None:

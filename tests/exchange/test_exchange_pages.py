@@ -35,6 +35,7 @@ def page_text(response: Any) -> str:
     return str(response.get_data(as_text=True))
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_the_settings_page_offers_export_import_and_backups(
     client: FlaskClient, season: Season
 ) -> None:
@@ -117,6 +118,7 @@ def test_no_file_and_a_too_large_file_are_refused(app: Flask, client: FlaskClien
     assert big.status_code == 200 and "too large" in page_text(big)
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_back_up_and_restore_from_the_page(app: Flask, client: FlaskClient, season: Season) -> None:
     made = client.post("/settings/backup", follow_redirects=True)
     assert "Backed up to scorekeeper-" in page_text(made)
@@ -149,6 +151,7 @@ def test_back_up_and_restore_from_the_page(app: Flask, client: FlaskClient, seas
     assert unknown.status_code == 200 and "There is no backup called" in page_text(unknown)
 
 
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_with_a_passcode_every_data_write_needs_signing_in(
     app: Flask, client: FlaskClient, season: Season
 ) -> None:
