@@ -27,8 +27,10 @@ def get_player(player_id: int) -> Player:
 
 
 def _clean_name(name: str) -> str:
+    # The length as sent counts, as the API's schema says: spaces around it included.
+    too_long = len(name) > NAME_LONGEST
     name = name.strip()
-    if not name or len(name) > NAME_LONGEST:
+    if not name or too_long:
         raise Invalid.say(
             N_("A player's name has 1 to %(longest)d characters."),
             field="name",
@@ -95,8 +97,9 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
 
 
 def create_season(name: str, starts_on: date | None = None, ends_on: date | None = None) -> Season:
+    too_long = len(name) > 80  # as sent, like a player's name
     name = name.strip()
-    if not name or len(name) > 80:
+    if not name or too_long:
         raise Invalid.say(N_("A season needs a name of 1 to 80 characters."), field="name")
     if starts_on and ends_on and ends_on < starts_on:
         raise Invalid.say(N_("A season cannot end before it starts."), field="ends_on")
