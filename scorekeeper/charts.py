@@ -12,10 +12,11 @@ import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from flask import render_template
-from flask_babel import format_date, ngettext
+from flask_babel import format_date, get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -341,21 +342,40 @@ def running_totals_svg(view: GameView, *, table: bool = True) -> Markup:
     ``table=False`` leaves the table out where the page shows the same numbers already
     (the score sheet).
     """
-    labels = [_("Start"), *(_("Deal %(number)d", number=d.number) for d in view.deals)]
-    series = [
-        Series(name, [0, *(deal.running[i] for deal in view.deals)])
-        for i, name in enumerate(view.team_names)
-    ]
+    return _running_totals(
+        view.game.id,
+        tuple(view.team_names),
+        tuple(deal.number for deal in view.deals),
+        tuple(tuple(deal.running) for deal in view.deals),
+        str(get_locale()),
+        table,
+    )
+
+
+# Every tablet at a table shows the game's chart after each save: drawn once per change.
+# The key is everything the chart shows (the language included), so it is never stale.
+@lru_cache(maxsize=64)
+def _running_totals(
+    game_id: int,
+    names: tuple[str, ...],
+    numbers: tuple[int, ...],
+    running: tuple[tuple[int, ...], ...],
+    _locale: str,
+    table: bool,
+) -> Markup:
+    labels = [_("Start"), *(_("Deal %(number)d", number=number) for number in numbers)]
+    series = [Series(name, [0, *(totals[i] for totals in running)]) for i, name in enumerate(names)]
     title = _("Running totals")
     desc = _(
         "Each team's total after every deal. After %(deals)d deals: %(totals)s.",
-        deals=len(view.deals),
+        deals=len(numbers),
         totals=", ".join(
-            f"{name} {total}" for name, total in zip(view.team_names, view.totals, strict=True)
+            f"{name} {total}"
+            for name, total in zip(names, running[-1] if running else [0] * len(names), strict=True)
         ),
     )
     svg = line_svg(
-        f"running-totals-{view.game.id}",
+        f"running-totals-{game_id}",
         title,
         desc,
         labels,

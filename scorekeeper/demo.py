@@ -387,7 +387,7 @@ def _house_rules(summary: DemoSummary) -> HouseRules:
 
 def _correct_a_typo(game: Game, rules: RuleSet, rng: random.Random) -> bool:
     """Change the cards left of one team in one deal, as a table fixing a typo would."""
-    view = game_service.view_game(game_service.load_game(game.id))
+    view = game_service.read_game(game.id)
     deal = rng.choice(view.deals)
     tallies = [result.tally for result in deal.results]
     index = rng.randrange(len(tallies))

@@ -117,11 +117,16 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
 
     def rules(self) -> RuleSet:
-        return _parsed_rules(json.dumps(self.ruleset, sort_keys=True))
+        return rules_of(self.ruleset)
 
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+
+def rules_of(ruleset: dict[str, Any]) -> RuleSet:
+    """A game's rules from its JSON copy (see :func:`_parsed_rules`)."""
+    return _parsed_rules(json.dumps(ruleset, sort_keys=True))
 
 
 @lru_cache(maxsize=256)
@@ -217,21 +222,7 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
     team: Mapped[Team] = relationship()
 
     def tally(self, name: str = "") -> TeamTally:
-        return TeamTally(
-            name=name,
-            clean_books=self.clean_books,
-            dirty_books=self.dirty_books,
-            wild_books=self.wild_books,
-            black_three_books=self.black_three_books,
-            special_books=dict(self.special_books or {}),
-            red_threes=self.red_threes,
-            red_threes_caught=self.red_threes_caught,
-            melded=_cards(self.melded_points, self.melded_counts),
-            left=_cards(self.left_points, self.left_counts),
-            went_out=self.went_out,
-            opening_meld=self.opening_meld,
-            exact_draws=self.exact_draws,
-        )
+        return stored_tally(self, name)
 
     def store(self, tally: TeamTally) -> None:
         self.clean_books = tally.clean_books
@@ -246,6 +237,25 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
         self.went_out = tally.went_out
         self.opening_meld = tally.opening_meld
         self.exact_draws = tally.exact_draws
+
+
+def stored_tally(row: Any, name: str = "") -> TeamTally:
+    """The tally a ``deal_result`` row holds: from the ORM object or a plain row alike."""
+    return TeamTally(
+        name=name,
+        clean_books=row.clean_books,
+        dirty_books=row.dirty_books,
+        wild_books=row.wild_books,
+        black_three_books=row.black_three_books,
+        special_books=dict(row.special_books or {}),
+        red_threes=row.red_threes,
+        red_threes_caught=row.red_threes_caught,
+        melded=_cards(row.melded_points, row.melded_counts),
+        left=_cards(row.left_points, row.left_counts),
+        went_out=bool(row.went_out),
+        opening_meld=row.opening_meld,
+        exact_draws=row.exact_draws,
+    )
 
 
 def _cards(points: int | None, counts: dict[str, int] | None) -> Cards:

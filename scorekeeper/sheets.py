@@ -28,9 +28,8 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.security import safe_join
 
-from scorekeeper.models import Correction
 from scorekeeper.rules import CardClass, PlayStyle, RuleSet, TeamScore, TeamTally
-from scorekeeper.services.games import GameView
+from scorekeeper.services.games import CorrectionRecord, GameView
 from scorekeeper.web import rules_text
 
 MINUS = rules_text.MINUS
@@ -567,7 +566,7 @@ def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] =
 # Filled sheet
 
 
-def _corrected_lines(corrections: Sequence[Correction]) -> set[tuple[int, int, str]]:
+def _corrected_lines(corrections: Sequence[CorrectionRecord]) -> set[tuple[int, int, str]]:
     """(deal, team, tally field) of every value changed and not put back since."""
     return {
         (c.deal_number, c.team_position if c.team_position is not None else -1, c.field)

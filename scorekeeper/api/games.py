@@ -164,13 +164,13 @@ def create_game() -> ResponseReturnValue:
         played_on=played_on,
         first_dealer_seat=first_dealer,
     )
-    body = game_json(games.view_game(games.load_game(game.id)))
+    body = game_json(games.read_game(game.id))
     return body, 201, {"Location": url_for(".get_game", game_id=game.id)}
 
 
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int) -> ResponseReturnValue:
-    return game_json(games.view_game(games.load_game(game_id)))
+    return game_json(games.read_game(game_id))
 
 
 # ---------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def _team_entries(value: Any) -> Any:
 
 
 def _deal_of(game_id: int, number: int) -> dict[str, Any]:
-    view = games.view_game(games.load_game(game_id))
+    view = games.read_game(game_id)
     if not 1 <= number <= len(view.deals):
         raise NotFound.say(N_("Deal %(deal)d has not been played yet."), field="deal", deal=number)
     return deal_json(view.deals[number - 1])

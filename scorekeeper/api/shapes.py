@@ -10,9 +10,16 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from scorekeeper.models import Correction, Game, Player, Team
+from scorekeeper.models import Player
 from scorekeeper.rules import PRESETS, RuleSet
-from scorekeeper.services.games import DealView, GameView, ResultView
+from scorekeeper.services.games import (
+    CorrectionRecord,
+    DealView,
+    GameRecord,
+    GameView,
+    ResultView,
+    TeamRecord,
+)
 
 
 def ruleset_entry(rules: RuleSet) -> dict[str, Any]:
@@ -40,7 +47,7 @@ def deal_json(deal: DealView) -> dict[str, Any]:
     }
 
 
-def team_json(team: Team) -> dict[str, Any]:
+def team_json(team: TeamRecord) -> dict[str, Any]:
     return {
         "id": team.id,
         "name": team.name,
@@ -91,7 +98,7 @@ def game_json(view: GameView) -> dict[str, Any]:
 
 
 def game_summary_json(view: GameView) -> dict[str, Any]:
-    game: Game = view.game
+    game: GameRecord = view.game
     return {
         "id": game.id,
         "played_on": game.played_on.isoformat(),
@@ -112,7 +119,7 @@ def _utc_iso(moment: datetime) -> str:
     return moment.isoformat()
 
 
-def correction_json(correction: Correction) -> dict[str, Any]:
+def correction_json(correction: CorrectionRecord) -> dict[str, Any]:
     return {
         "id": correction.id,
         "deal": correction.deal_number,

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import date
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, inspect
+from flask import current_app
+from sqlalchemy import Integer, bindparam, func, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -25,6 +28,8 @@ from scorekeeper.models import (
     Season,
     Team,
     TeamMember,
+    rules_of,
+    stored_tally,
     utcnow,
 )
 from scorekeeper.rules import (
@@ -127,11 +132,122 @@ class DealView:
         return not any(result.tally.went_out for result in self.results)
 
 
+# What a page shows of a game, copied out of the database rows: plain values that stay
+# true after the session that read them is gone, so a scored game can be kept between
+# requests (see read_game). Names match the models', so templates read either alike.
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class MemberRecord:
+    player: PlayerRecord
+
+
+@dataclass(frozen=True)
+class TeamRecord:
+    id: int
+    position: int
+    name: str
+    members: tuple[MemberRecord, ...]
+
+
+@dataclass(frozen=True)
+class SeasonRecord:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class CorrectionRecord:
+    id: int
+    deal_number: int
+    batch: int
+    team_position: int | None
+    field: str
+    old_value: str
+    new_value: str
+    created_at: datetime
+    undone_at: datetime | None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    uid: str
+    ruleset: dict[str, Any]
+    ruleset_id: str
+    season: SeasonRecord | None
+    played_on: date
+    decks: int
+    first_dealer_seat: int
+    created_at: datetime
+    finished_at: datetime | None
+    abandoned_at: datetime | None
+    deleted_at: datetime | None
+    teams: tuple[TeamRecord, ...]
+    corrections: tuple[CorrectionRecord, ...]
+
+    @property
+    def season_id(self) -> int | None:
+        return self.season.id if self.season else None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+def _correction_record(c: Any) -> CorrectionRecord:
+    return CorrectionRecord(
+        c.id,
+        c.deal_number,
+        c.batch,
+        c.team_position,
+        c.field,
+        c.old_value,
+        c.new_value,
+        c.created_at,
+        c.undone_at,
+    )
+
+
+def game_record(game: Game) -> GameRecord:
+    """The plain copy of a loaded game (see :func:`load_game`)."""
+    return GameRecord(
+        id=game.id,
+        uid=game.uid,
+        ruleset=game.ruleset,
+        ruleset_id=game.ruleset_id,
+        season=SeasonRecord(game.season.id, game.season.name) if game.season else None,
+        played_on=game.played_on,
+        decks=game.decks,
+        first_dealer_seat=game.first_dealer_seat,
+        created_at=game.created_at,
+        finished_at=game.finished_at,
+        abandoned_at=game.abandoned_at,
+        deleted_at=game.deleted_at,
+        teams=tuple(
+            TeamRecord(
+                team.id,
+                team.position,
+                team.name,
+                tuple(MemberRecord(PlayerRecord(m.player.id, m.player.name)) for m in team.members),
+            )
+            for team in game.teams
+        ),
+        corrections=tuple(_correction_record(c) for c in game.corrections),
+    )
+
+
 @dataclass(frozen=True)
 class GameView:
     """A game as the score sheet shows it: every deal scored by the game's own rules."""
 
-    game: Game
+    game: GameRecord
     rules: RuleSet
     team_names: list[str]
     team_players: list[list[str]]
@@ -147,6 +263,18 @@ class GameView:
     def next_deal(self) -> int | None:
         number = len(self.deals) + 1
         return number if number <= self.rules.deal_count and not self.game.abandoned_at else None
+
+    @property
+    def stamp(self) -> str:
+        """What :func:`change_stamp` says of this game, read off the view itself."""
+        undone = sum(1 for c in self.game.corrections if c.undone_at is not None)
+        return _stamp(
+            len(self.deals),
+            sum(deal.version for deal in self.deals),
+            len(self.game.corrections),
+            undone,
+            self.game,
+        )
 
     def dealer(self, number: int) -> str | None:
         if not self.seats:
@@ -168,7 +296,7 @@ class GameView:
         return leaders[0] if self.finished and len(leaders) == 1 else None
 
 
-def seat_order(teams: Sequence[Team]) -> list[str]:
+def seat_order(teams: Sequence[Team] | Sequence[TeamRecord]) -> list[str]:
     """Players around the table: partners sit apart, teams alternate."""
     size = max((len(team.members) for team in teams), default=0)
     return [
@@ -179,31 +307,44 @@ def seat_order(teams: Sequence[Team]) -> list[str]:
     ]
 
 
-def view_game(game: Game) -> GameView:
-    rules = game.rules()
-    names = [team.name for team in game.teams]
-    corrected = {c.deal_number for c in game.corrections if c.undone_at is None}
-    running = [0] * len(game.teams)
+# A deal as stored: its number and version, and each team's row in team order.
+_StoredDeal = tuple[int, int, Sequence[Any]]
+
+
+def _scored(rules: RuleSet, names: Sequence[str], stored: Sequence[_StoredDeal]) -> list[DealView]:
+    """Every deal scored by the rules, with the running totals (nothing marked corrected)."""
+    running = [0] * len(names)
     deals: list[DealView] = []
-    for deal in game.deals:
+    for number, version, rows in stored:
         results = []
-        for result in deal.results:
-            tally = result.tally(names[result.position])
+        for row in rows:
+            tally = stored_tally(row, names[row.position])
             score = score_team(rules, tally)
             results.append(ResultView(tally, score))
-            running[result.position] += score.score
-        deals.append(
-            DealView(deal.number, deal.version, results, list(running), deal.number in corrected)
-        )
+            running[row.position] += score.score
+        deals.append(DealView(number, version, results, list(running)))
+    return deals
+
+
+def _view(record: GameRecord, deals: list[DealView]) -> GameView:
+    corrected = {c.deal_number for c in record.corrections if c.undone_at is None}
+    deals = [replace(deal, corrected=True) if deal.number in corrected else deal for deal in deals]
     return GameView(
-        game=game,
-        rules=rules,
-        team_names=names,
-        team_players=[[m.player.name for m in team.members] for team in game.teams],
+        game=record,
+        rules=rules_of(record.ruleset),
+        team_names=[team.name for team in record.teams],
+        team_players=[[m.player.name for m in team.members] for team in record.teams],
         deals=deals,
-        totals=running,
-        seats=seat_order(game.teams),
+        totals=list(deals[-1].running) if deals else [0] * len(record.teams),
+        seats=seat_order(record.teams),
     )
+
+
+def view_game(game: Game) -> GameView:
+    record = game_record(game)
+    names = [team.name for team in record.teams]
+    stored = [(deal.number, deal.version, deal.results) for deal in game.deals]
+    return _view(record, _scored(game.rules(), names, stored))
 
 
 def list_games(
@@ -303,20 +444,21 @@ def _start_game(
         players = [name.strip() for name in team.players if name.strip()]
         if not players:
             fail(f"teams[{i}].players", N_("Every team needs at least one player."))
+        # Lengths count as sent, spaces around included, as the API's schema says.
+        if any(len(name) > NAME_LONGEST for name in team.players):
+            fail(
+                f"teams[{i}].players",
+                N_("A player's name has at most %(longest)d characters."),
+                longest=NAME_LONGEST,
+            )
         for name in players:
-            if len(name) > NAME_LONGEST:
-                fail(
-                    f"teams[{i}].players",
-                    N_("A player's name has at most %(longest)d characters."),
-                    longest=NAME_LONGEST,
-                )
             if name.casefold() in seen:
                 fail(
                     f"teams[{i}].players", N_("%(name)s cannot sit at the table twice."), name=name
                 )
             seen.add(name.casefold())
         team_name = team.name.strip() or " & ".join(players)[:NAME_LONGEST]
-        if len(team_name) > NAME_LONGEST:
+        if len(team.name) > NAME_LONGEST:
             fail(
                 f"teams[{i}].name",
                 N_("A team name has at most %(longest)d characters."),
@@ -587,31 +729,183 @@ def restore_game(game_id: int) -> None:
     db.session.commit()
 
 
-def change_stamp(game_id: int) -> str:
-    """A short text that changes whenever anything the game's score sheet shows changes.
-
-    Another tablet polls it to see new deals and corrections without reloading the page; it
-    reads three aggregates instead of the whole game.
-    """
-    game = db.session.get(Game, game_id)
-    if game is None or game.deleted_at is not None:
-        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
-    deals, versions = db.session.execute(
-        db.select(func.count(Deal.id), func.coalesce(func.sum(Deal.version), 0)).where(
-            Deal.game_id == game_id
-        )
-    ).one()
-    made, undone = db.session.execute(
-        db.select(func.count(Correction.id), func.count(Correction.undone_at)).where(
-            Correction.game_id == game_id
-        )
-    ).one()
+def _stamp(deals: int, versions: int, made: int, undone: int, game: Any) -> str:
     ended = "f" if game.finished_at else ("a" if game.abandoned_at else "p")
     return f"{deals}.{versions}.{made}.{undone}.{ended}"
 
 
-def corrections(game_id: int) -> list[Correction]:
-    return list(load_game(game_id).corrections)
+# The statements of the quick readings, built once: only the game's id changes.
+_GAME = bindparam("game_id", type_=Integer)
+# A deal's version goes up with every change to it, and deals are never removed, so the
+# number of a game's deals and the sum of their versions change whenever any deal does.
+_DEAL_COUNT = select(func.count(Deal.id)).where(Deal.game_id == _GAME).scalar_subquery()
+_VERSION_SUM = (
+    select(func.coalesce(func.sum(Deal.version), 0)).where(Deal.game_id == _GAME).scalar_subquery()
+)
+_CORRECTION_COUNT = (
+    select(func.count(Correction.id)).where(Correction.game_id == _GAME).scalar_subquery()
+)
+_UNDONE_COUNT = (
+    select(func.count(Correction.undone_at)).where(Correction.game_id == _GAME).scalar_subquery()
+)
+_LIVE_GAME = (Game.id == _GAME, Game.deleted_at.is_(None))
+_STAMP_ROW = select(
+    Game.finished_at,
+    Game.abandoned_at,
+    _DEAL_COUNT.label("deals"),
+    _VERSION_SUM.label("versions"),
+    _CORRECTION_COUNT.label("made"),
+    _UNDONE_COUNT.label("undone"),
+).where(*_LIVE_GAME)
+_GAME_ROW = (
+    select(
+        Game.__table__,
+        Season.name.label("season_name"),
+        _DEAL_COUNT.label("deal_count"),
+        _VERSION_SUM.label("version_sum"),
+        _CORRECTION_COUNT.label("correction_count"),
+    )
+    .outerjoin(Season, Season.id == Game.season_id)
+    .where(*_LIVE_GAME)
+)
+_TEAM_ROWS = (
+    select(
+        Team.id,
+        Team.position,
+        Team.name,
+        Player.id.label("player_id"),
+        Player.name.label("player_name"),
+    )
+    .join(TeamMember, TeamMember.team_id == Team.id)
+    .join(Player, Player.id == TeamMember.player_id)
+    .where(Team.game_id == _GAME)
+    .order_by(Team.position, TeamMember.seat)
+)
+_CORRECTION_ROWS = (
+    select(Correction.__table__).where(Correction.game_id == _GAME).order_by(Correction.id)
+)
+_DEAL_ROWS = (
+    select(Deal.number, Deal.version, DealResult.__table__)
+    .join(DealResult, DealResult.deal_id == Deal.id)
+    .where(Deal.game_id == _GAME)
+    .order_by(Deal.number, DealResult.position)
+)
+
+
+def change_stamp(game_id: int) -> str:
+    """A short text that changes whenever anything the game's score sheet shows changes.
+
+    Another tablet polls it to see new deals and corrections without reloading the page;
+    one query of aggregates instead of the whole game.
+    """
+    if not 0 < game_id <= LARGEST_ID:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    row = db.session.execute(_STAMP_ROW, {"game_id": game_id}).one_or_none()
+    if row is None:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    return _stamp(row.deals, row.versions, row.made, row.undone, row)
+
+
+# ---------------------------------------------------------------------------
+# Reading a game for a page, quickly
+
+
+class _ScoredDeals:
+    """The scored deals of recently shown games, kept between requests (one per app).
+
+    Scoring is pure, so a game's scored deals stay right while its deals do: the key holds
+    the game's uid (a restored or imported database never mixes up two games of the same
+    id), the number of its deals and the sum of their versions (every change to a deal
+    raises its version), and the team names the tallies carry. Names of players, the
+    season and the correction log are read afresh on every request.
+    """
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self._deals: OrderedDict[tuple[Any, ...], list[DealView]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> list[DealView] | None:
+        with self._lock:
+            deals = self._deals.get(key)
+            if deals is not None:
+                self._deals.move_to_end(key)
+            return deals
+
+    def put(self, key: tuple[Any, ...], deals: list[DealView]) -> None:
+        with self._lock:
+            self._deals[key] = deals
+            self._deals.move_to_end(key)
+            while len(self._deals) > self.SIZE:
+                self._deals.popitem(last=False)
+
+
+def _scored_deals() -> _ScoredDeals:
+    cache: _ScoredDeals | None = current_app.extensions.get("scorekeeper.scored_deals")
+    if cache is None:
+        cache = current_app.extensions.setdefault("scorekeeper.scored_deals", _ScoredDeals())
+    return cache
+
+
+def read_game(game_id: int) -> GameView:
+    """The view of a game for a page that only shows it, in two to four plain queries.
+
+    The same view as ``view_game(load_game(game_id))``, read as plain rows instead of model
+    objects, and with its scored deals kept between requests while they stay the same
+    (``_ScoredDeals``). The tablets at a table all show the game after every save: one
+    scores it, the others reuse that. Writes still go through :func:`load_game`.
+    """
+    if not 0 < game_id <= LARGEST_ID:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    connection = db.session.connection()
+    which = {"game_id": game_id}
+    game = connection.execute(_GAME_ROW, which).one_or_none()
+    if game is None:
+        raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    teams: dict[int, tuple[Any, list[MemberRecord]]] = {}
+    for row in connection.execute(_TEAM_ROWS, which):
+        teams.setdefault(row.id, (row, []))[1].append(
+            MemberRecord(PlayerRecord(row.player_id, row.player_name))
+        )
+    # Most games are never corrected: their (empty) log needs no query.
+    corrections: Iterable[Any] = (
+        connection.execute(_CORRECTION_ROWS, which) if game.correction_count else ()
+    )
+    record = GameRecord(
+        id=game.id,
+        uid=game.uid,
+        ruleset=game.ruleset,
+        ruleset_id=game.ruleset_id,
+        season=SeasonRecord(game.season_id, game.season_name) if game.season_id else None,
+        played_on=game.played_on,
+        decks=game.decks,
+        first_dealer_seat=game.first_dealer_seat,
+        created_at=game.created_at,
+        finished_at=game.finished_at,
+        abandoned_at=game.abandoned_at,
+        deleted_at=game.deleted_at,
+        teams=tuple(
+            TeamRecord(team.id, team.position, team.name, tuple(members))
+            for team, members in sorted(teams.values(), key=lambda item: item[0].position)
+        ),
+        corrections=tuple(_correction_record(c) for c in corrections),
+    )
+    names = [team.name for team in record.teams]
+    cache = _scored_deals()
+    key = (record.uid, game.deal_count, game.version_sum, *names)
+    deals = cache.get(key)
+    if deals is None:
+        stored: dict[int, tuple[int, int, list[Any]]] = {}
+        for row in connection.execute(_DEAL_ROWS, which):
+            stored.setdefault(row.number, (row.number, row.version, []))[2].append(row)
+        deals = _scored(rules_of(record.ruleset), names, list(stored.values()))
+        cache.put(key, deals)
+    return _view(record, deals)
+
+
+def corrections(game_id: int) -> list[CorrectionRecord]:
+    return list(read_game(game_id).game.corrections)
 
 
 def tallies_from_mapping(items: Sequence[Mapping[str, Any]]) -> list[TeamTally]:

@@ -27,7 +27,7 @@ from flask.typing import ResponseReturnValue
 from scorekeeper import charts
 from scorekeeper.extensions import db
 from scorekeeper.messages import say
-from scorekeeper.models import Correction, Game, Season
+from scorekeeper.models import Game, Season
 from scorekeeper.rules import (
     PRESETS,
     BookCount,
@@ -154,7 +154,7 @@ def new() -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>/start")
 def started(game_id: int) -> ResponseReturnValue:
-    view = service.view_game(service.load_game(game_id))
+    view = service.read_game(game_id)
     return render_template("games/started.html", view=view)
 
 
@@ -164,7 +164,7 @@ def started(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
-    view = service.view_game(service.load_game(game_id))
+    view = service.read_game(game_id)
     # The running totals as a chart, with its data table for screen readers and print.
     chart = charts.running_totals_svg(view) if view.deals else None
     return render_template(
@@ -172,7 +172,7 @@ def show(game_id: int) -> ResponseReturnValue:
         view=view,
         chart=chart,
         undo=_undo_offer("abandon", game_id),
-        stamp=service.change_stamp(game_id),
+        stamp=view.stamp,
         go_out_now=_go_out_now(view),
         opening_keys=OPENING_KEYS,
     )
@@ -239,7 +239,7 @@ def _render_deal(
             stale=stale,
             yours=yours,
             stale_messages=stale_messages or [],
-            stamp=service.change_stamp(view.game.id),
+            stamp=view.stamp,
             before=before,
             # A team that went out has at least these books: choosing it fills them in.
             go_out_books={
@@ -273,7 +273,7 @@ def _read(view: service.GameView, form: forms.DealForm) -> tuple[list[Any] | Non
 
 @bp.route("/games/<int:game_id>/deals/new", methods=["GET", "POST"])
 def new_deal(game_id: int) -> ResponseReturnValue:
-    view = service.view_game(service.load_game(game_id))
+    view = service.read_game(game_id)
     number = view.next_deal
     if request.method == "POST":
         # The form says which deal it was opened for; another tablet may have saved it since.
@@ -297,7 +297,7 @@ def new_deal(game_id: int) -> ResponseReturnValue:
         deal = service.record_deal(game_id, tallies)
     except Conflict as error:
         db.session.rollback()
-        now = service.view_game(service.load_game(game_id))
+        now = service.read_game(game_id)
         if _is_played(now, number):
             return _saved_first(now, number)
         for problem in error.problems:
@@ -349,7 +349,7 @@ def _played(view: service.GameView, number: int) -> service.DealView:
 
 @bp.route("/games/<int:game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
-    view = service.view_game(service.load_game(game_id))
+    view = service.read_game(game_id)
     saved = _played(view, number)
     form = _deal_form(view, number)
     if request.method == "GET":
@@ -427,10 +427,9 @@ def _shown_value(rules: RuleSet, where: str, text: str) -> str:
 
 @bp.get("/games/<int:game_id>/corrections")
 def corrections(game_id: int) -> ResponseReturnValue:
-    game = service.load_game(game_id)
-    view = service.view_game(game)
+    view = service.read_game(game_id)
     rows = []
-    log: list[Correction] = sorted(game.corrections, key=lambda c: c.id, reverse=True)
+    log = sorted(view.game.corrections, key=lambda c: c.id, reverse=True)
     for c in log:
         team = (
             view.team_names[c.team_position]
@@ -489,7 +488,7 @@ def _undo_offer(action: str, game_id: int | None = None) -> Game | None:
 
 @bp.route("/games/<int:game_id>/abandon", methods=["GET", "POST"])
 def abandon(game_id: int) -> ResponseReturnValue:
-    view = service.view_game(service.load_game(game_id))
+    view = service.read_game(game_id)
     if request.method == "GET":
         return render_template("games/confirm.html", view=view, action="abandon")
     service.abandon_game(game_id)
@@ -500,7 +499,7 @@ def abandon(game_id: int) -> ResponseReturnValue:
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
 def delete(game_id: int) -> ResponseReturnValue:
-    view = service.view_game(service.load_game(game_id))
+    view = service.read_game(game_id)
     if request.method == "GET":
         return render_template("games/confirm.html", view=view, action="delete")
     service.delete_game(game_id)

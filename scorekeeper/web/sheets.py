@@ -165,7 +165,7 @@ def game(game_id: int) -> ResponseReturnValue:
     lang = _language()
     if game_id > _LARGEST_ID:
         raise _BadOptions([_("There is no game %(id)s.", id=str(game_id)[:20])], status=404)
-    view = game_service.view_game(game_service.load_game(game_id))
+    view = game_service.read_game(game_id)
     with force_locale(lang):
         pdf = sheets.game_sheet_pdf(view, paper)
     filename = f"game-{view.game.id}-{view.game.played_on.isoformat()}{_suffix(lang)}.pdf"

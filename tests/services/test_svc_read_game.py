@@ -1,0 +1,138 @@
+"""The quick reading of a game for its pages: the same view as the models give, kept right."""
+
+from __future__ import annotations
+
+from flask import Flask
+from sqlalchemy import event
+from svc_support import (
+    pairs,
+    play,
+    refused,
+    standard_deal,
+    standard_game,
+    staying,
+)
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from scorekeeper.rules import Cards
+from scorekeeper.services import games, players
+from scorekeeper.services.errors import NotFound
+
+
+def _both(game_id: int) -> tuple[games.GameView, games.GameView]:
+    db.session.expunge_all()  # the models' view reads the database afresh too
+    slow = games.view_game(games.load_game(game_id))
+    return games.read_game(game_id), slow
+
+
+def test_read_game_gives_the_same_view_as_the_models(ctx: Flask) -> None:
+    season = players.create_season("Winter")
+    game_id = games.start_game(
+        "standard", pairs("Ann", "Bob", "Cy", "Di"), season_id=season.id, first_dealer_seat=1
+    ).id
+    fresh, slow = _both(game_id)
+    assert fresh == slow  # no deal yet
+    play(game_id, 2)
+    deal = games.load_game(game_id).deals[0]
+    games.correct_deal(
+        game_id, 1, deal.version, [standard_deal()[0], staying(melded=Cards(points=300))]
+    )
+    fresh, slow = _both(game_id)
+    assert fresh == slow
+    assert fresh.game.season is not None and fresh.game.season.name == "Winter"
+    assert fresh.deals[0].corrected and not fresh.deals[1].corrected
+    assert [c.field for c in fresh.game.corrections] == ["melded"]
+    assert fresh.team_players == [["Ann", "Bob"], ["Cy", "Di"]]
+    assert fresh.dealer(1) == slow.dealer(1) == "Cy"
+    assert fresh.stamp == games.change_stamp(game_id)
+
+
+def test_every_change_to_a_deal_is_seen_at_once(ctx: Flask) -> None:
+    game_id = standard_game()
+    play(game_id, 1)
+    before = games.read_game(game_id)
+    deal = games.load_game(game_id).deals[0]
+    games.correct_deal(
+        game_id, 1, deal.version, [standard_deal()[0], staying(melded=Cards(points=300))]
+    )
+    after = games.read_game(game_id)
+    assert after.totals != before.totals
+    assert after == _both(game_id)[1]
+    games.undo_last_correction(game_id)
+    assert games.read_game(game_id).totals == before.totals
+    play(game_id, 3)
+    finished = games.read_game(game_id)
+    assert finished.finished and len(finished.deals) == 4
+    assert finished.stamp == games.change_stamp(game_id)
+
+
+def test_names_are_read_afresh_even_while_the_scores_are_kept(ctx: Flask) -> None:
+    game_id = standard_game()
+    play(game_id, 1)
+    games.read_game(game_id)
+    player = games.load_game(game_id).teams[0].members[0].player
+    players.rename_player(player.id, "Renamed")
+    view = games.read_game(game_id)
+    assert "Renamed" in view.team_players[0]
+    assert "Renamed" in view.seats
+
+
+def test_a_game_with_the_same_number_in_another_database_is_not_mixed_up(
+    ctx: Flask,
+) -> None:
+    # A restored backup can hold another game under the same id and with as many deals:
+    # the kept scores are the game's (its uid), never those of the id.
+    game_id = standard_game()
+    play(game_id, 1)
+    first = games.read_game(game_id)
+    game = db.session.get(Game, game_id)
+    assert game is not None
+    result = games.load_game(game_id).deals[0].results[1]
+    result.left_points = (result.left_points or 0) + 5
+    game.uid = "another-game-same-id"
+    db.session.commit()
+    second = games.read_game(game_id)
+    assert second.totals[1] == first.totals[1] - 5
+    assert second == _both(game_id)[1]
+
+
+def _queries(game_id: int) -> tuple[int, int]:
+    """The queries of reading a game: the first time, then again with nothing changed."""
+    db.session.commit()
+    queries: list[str] = []
+
+    def count(*args: object) -> None:
+        queries.append(str(args[2]))
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        games.read_game(game_id)
+        first = len(queries)
+        queries.clear()
+        games.read_game(game_id)
+        again = len(queries)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+    return first, again
+
+
+def test_a_shown_game_takes_two_to_four_queries(ctx: Flask) -> None:
+    game_id = standard_game()
+    play(game_id, 2)
+    # Game, teams and deals the first time; the scored deals are kept for the next time.
+    assert _queries(game_id) == (3, 2)
+    deal = games.load_game(game_id).deals[0]
+    games.correct_deal(
+        game_id, 1, deal.version, [standard_deal()[0], staying(melded=Cards(points=300))]
+    )
+    # A corrected game also reads its correction log.
+    assert _queries(game_id) == (4, 3)
+
+
+def test_deleted_and_unknown_games_are_not_found(ctx: Flask) -> None:
+    game_id = standard_game()
+    games.delete_game(game_id)
+    refused(NotFound, lambda: games.read_game(game_id))
+    refused(NotFound, lambda: games.read_game(404))
+    refused(NotFound, lambda: games.read_game(0))
