@@ -1,14 +1,17 @@
-"""The press: the sheet stylesheet parsed once, one font configuration for every sheet.
+"""The press: the sheet stylesheet parsed once, one font configuration, GC paused while rendering.
 
 Its sheets must be the very PDFs WeasyPrint made when every sheet linked its stylesheet and
-got a font configuration of its own.
+got a font configuration of its own, and it must stay right with threads.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
+import threading
 import time
+from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -49,6 +52,14 @@ def pages(monkeypatch: pytest.MonkeyPatch, press: sheets._Press) -> list[tuple[s
 
     monkeypatch.setattr(press, "render", spy)
     return seen
+
+
+@pytest.fixture
+def gc_on() -> Iterator[None]:
+    # Whatever a test does to the collector, the next test starts with it on.
+    assert gc.isenabled()
+    yield
+    gc.enable()
 
 
 def played_game(app: Flask) -> int:
@@ -275,3 +286,139 @@ def test_the_templates_style_wins_over_the_stylesheet_whatever_the_specificity(
 
     both_author = HTML(string=f"<style>{stylesheet.read_text()}</style>{html}").write_pdf()
     assert count_colour(both_author, RED) > 0 and count_colour(both_author, BLUE) == 0
+
+
+# ---------------------------------------------------------------------------
+# The garbage collector
+
+
+def test_gc_is_off_during_a_render_and_back_on_after(
+    client: FlaskClient, press: sheets._Press, monkeypatch: pytest.MonkeyPatch, gc_on: None
+) -> None:
+    during: list[bool] = []
+    render = press.render
+
+    def watch(*args: Any) -> Any:
+        during.append(gc.isenabled())
+        return render(*args)
+
+    monkeypatch.setattr(press, "render", watch)
+    get_pdf(client, "/sheets/blank.pdf?ruleset=standard&teams=3")
+    assert during and not any(during)
+    assert gc.isenabled()
+
+
+def test_gc_is_back_on_after_a_render_that_raises(
+    client: FlaskClient, press: sheets._Press, monkeypatch: pytest.MonkeyPatch, gc_on: None
+) -> None:
+    def broken(*_args: Any) -> Any:
+        assert not gc.isenabled()
+        raise RuntimeError("the press jammed")
+
+    monkeypatch.setattr(press, "render", broken)
+    with pytest.raises(RuntimeError, match="the press jammed"):
+        client.get("/sheets/blank.pdf?ruleset=standard&teams=2")
+    assert gc.isenabled()
+
+
+def test_gc_stays_off_when_it_was_off(client: FlaskClient, gc_on: None) -> None:
+    gc.disable()
+    get_pdf(client, "/sheets/blank.pdf?ruleset=standard&teams=2")
+    assert not gc.isenabled()
+
+
+def test_gc_comes_back_when_the_last_of_overlapping_renders_ends(
+    press: sheets._Press, gc_on: None
+) -> None:
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+
+    def first() -> None:
+        with press.gc_paused():
+            first_in.set()
+            assert second_in.wait(10)
+        seen["after first"] = gc.isenabled()
+        first_out.set()
+
+    def second() -> None:
+        assert first_in.wait(10)
+        with press.gc_paused():
+            second_in.set()
+            assert first_out.wait(10)
+            seen["second still in"] = gc.isenabled()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert seen == {"after first": False, "second still in": False}
+    assert gc.isenabled()
+
+
+# ---------------------------------------------------------------------------
+# Threads
+
+
+def test_two_threads_rendering_at_once_both_get_their_sheet(
+    app: Flask, press: sheets._Press, monkeypatch: pytest.MonkeyPatch, gc_on: None
+) -> None:
+    game_id = played_game(app)
+    urls = ["/sheets/blank.pdf?ruleset=standard&teams=3", f"/games/{game_id}/sheet.pdf"]
+    alone = {url: get_pdf(app.test_client(), url) for url in urls}
+    sheets.blank_cache.clear()
+
+    # Inside WeasyPrint, under the press's lock: how many renders at once, and whether both
+    # requests were under way (the first waits there until the second has started).
+    from weasyprint import HTML
+    from weasyprint.document import Document
+
+    state = {"inside": 0, "most": 0, "both_under_way": False}
+    guard = threading.Lock()
+
+    def tracked(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with guard:
+                state["inside"] += 1
+                state["most"] = max(state["most"], state["inside"])
+            try:
+                deadline = time.monotonic() + 10
+                while not state["both_under_way"] and time.monotonic() < deadline:
+                    if press._gc_renders == 2:
+                        state["both_under_way"] = True
+                    else:
+                        time.sleep(0.005)
+                return real(*args, **kwargs)
+            finally:
+                with guard:
+                    state["inside"] -= 1
+
+        return call
+
+    monkeypatch.setattr(HTML, "render", tracked(HTML.render))
+    monkeypatch.setattr(Document, "write_pdf", tracked(Document.write_pdf))
+
+    results: dict[str, bytes] = {}
+    errors: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def fetch(url: str) -> None:
+        try:
+            start.wait(10)
+            results[url] = get_pdf(app.test_client(), url)
+        except BaseException as error:  # reported below, not lost in the thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=fetch, args=(url,)) for url in urls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not errors, errors
+    assert state["both_under_way"]
+    assert state["most"] == 1  # serialised: never two renders in WeasyPrint at once
+    for url in urls:
+        assert results[url] == alone[url], url
+    assert "Deal 1" in reading(results[urls[0]])
+    assert "Ann" in text(results[urls[1]])
+    assert gc.isenabled()
