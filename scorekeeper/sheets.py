@@ -1,14 +1,15 @@
 """Score sheets on paper: a blank sheet for any rules, the filled sheet of a game, standings.
 
 Each sheet is a standalone Jinja template (``templates/sheets/``) with a print stylesheet,
-turned into a one-page PDF by WeasyPrint. WeasyPrint is imported only inside
-:func:`_render_pdf`: importing it costs most of a second, and the app must start fast.
+turned into a one-page PDF by WeasyPrint. WeasyPrint is imported only when a sheet is
+rendered: importing it costs most of a second, and the app must start fast.
 Blank sheets are cached in-process, keyed by the rules' own content, so editing house
 rules makes a new sheet while an unchanged one is served at once.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import mimetypes
@@ -16,7 +17,8 @@ import os
 import string
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, is_dataclass, replace
 from math import ceil
 from typing import Any
@@ -791,30 +793,124 @@ def _cell(line: _Line, tally: TeamTally, score: TeamScore, corrected: bool) -> C
 
 def _render_pdf(template: str, layout: Layout | None, **context: Any) -> bytes:
     """Render ``template`` to PDF bytes; a sheet with a ``layout`` always fits one page."""
-    # Imported here: WeasyPrint takes most of a second to import.
-    from weasyprint import HTML  # type: ignore[import-untyped]
-
     fetcher = _static_fetcher()
-    for _attempt in range(6):
-        html = render_template(template, layout=layout, **context)
-        document = HTML(string=html, base_url=request.url, url_fetcher=fetcher).render()
-        if layout is None or len(document.pages) <= 1:
-            break
-        layout = _fitted(layout, document)
-    for page in document.pages:
-        # The end mark only measures the sheet; it is no chapter of the PDF.
-        page.bookmarks = [mark for mark in page.bookmarks if mark[1] != END_MARK]
-    pdf: bytes = document.write_pdf()
-    return pdf
+    stylesheet = os.path.join(current_app.static_folder or "", "css", "sheet.css")
+    with press.gc_paused():
+        for _attempt in range(6):
+            html = render_template(template, layout=layout, **context)
+            document = press.render(html, request.url, fetcher, stylesheet)
+            if layout is None or len(document.pages) <= 1:
+                break
+            layout = _fitted(layout, document)
+        for page in document.pages:
+            # The end mark only measures the sheet; it is no chapter of the PDF.
+            page.bookmarks = [mark for mark in page.bookmarks if mark[1] != END_MARK]
+        return press.write(document)
+
+
+class _Press:
+    """What WeasyPrint needs for every sheet, made once: the parsed stylesheet and the fonts.
+
+    A sheet linking ``css/sheet.css`` made WeasyPrint fetch and parse it again for every
+    render, and a render given no font configuration builds a new one (fontconfig and Pango
+    start from nothing, with no font or glyph cached). The press keeps one
+    ``FontConfiguration`` and the stylesheet parsed with it, for the life of the process.
+
+    The stylesheet is handed to WeasyPrint as a *user* stylesheet (``stylesheets=[...]``),
+    no longer as the author stylesheet a ``<link>`` made it. Every rule of the template's own
+    ``<style>`` and ``style=""`` attributes (author) now wins over every rule of sheet.css
+    whatever their specificity, and an ``!important`` in sheet.css beats one in the template.
+    The sheets print the same because the template's rules only set what sheet.css leaves
+    alone (page size, type size, row height, column widths); a rule added to both must keep
+    that in mind. ``tests/sheets/test_sheet_press.py`` checks the styles still apply.
+
+    Renders are serialised by one lock. A ``FontConfiguration`` (a fontconfig configuration,
+    a Pango font map, WeasyPrint's caches in plain dicts) is not safe for two threads at once,
+    and a render is pure Python holding the GIL nearly all the time, so two renders in
+    parallel would take as long as one after the other anyway; a configuration per thread
+    would only cost memory and a cold first render on every thread of the server.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._css: Any = None
+        self._css_key: tuple[str, int] | None = None
+        self._font_config: Any = None
+        self.css_parses = 0  # how many times the stylesheet was parsed, for the tests
+        self._gc_lock = threading.Lock()
+        self._gc_renders = 0
+        self._gc_was_enabled = False
+
+    def _parts(self, stylesheet: str) -> tuple[Any, Any]:
+        """The parsed stylesheet and its font configuration; called with the lock held."""
+        # Keyed by the file's change time too: an edited sheet.css shows without a restart.
+        key = (stylesheet, os.stat(stylesheet).st_mtime_ns)
+        if self._css_key != key:
+            # Imported here: WeasyPrint takes most of a second to import.
+            from weasyprint import CSS  # type: ignore[import-untyped]
+            from weasyprint.text.fonts import FontConfiguration  # type: ignore[import-untyped]
+
+            if self._font_config is None:
+                self._font_config = FontConfiguration()
+            # WeasyPrint wants the stylesheets of a document parsed with its font configuration.
+            self._css = CSS(filename=stylesheet, font_config=self._font_config)
+            self._css_key = key
+            self.css_parses += 1
+        return self._css, self._font_config
+
+    def render(self, html: str, base_url: str, url_fetcher: Any, stylesheet: str) -> Any:
+        """Lay out ``html`` with the stylesheet at ``stylesheet``: a WeasyPrint document."""
+        from weasyprint import HTML
+
+        # Parsing the HTML touches no font: it needs no lock.
+        parsed = HTML(string=html, base_url=base_url, url_fetcher=url_fetcher)
+        with self._lock:
+            css, font_config = self._parts(stylesheet)
+            return parsed.render(stylesheets=[css], font_config=font_config)
+
+    def write(self, document: Any) -> bytes:
+        """The PDF of a rendered document (embedding its fonts uses the shared configuration)."""
+        with self._lock:
+            pdf: bytes = document.write_pdf()
+        return pdf
+
+    @contextmanager
+    def gc_paused(self) -> Iterator[None]:
+        """Python's cyclic garbage collector off while any render runs.
+
+        A render allocates hundreds of thousands of objects (boxes, styles, layout state) that
+        live until it ends. Each 700 of them start a collection, and every tenth and hundredth
+        of those walks the older generations, up to every object of the app: about a fifth of
+        a filled sheet's CPU time, to free next to nothing. What a render leaves behind is
+        collected once the collector is back on. It comes back when the last render in
+        progress ends (renders of several threads overlap, hence the count), and only if it
+        was on before the first.
+        """
+        with self._gc_lock:
+            if self._gc_renders == 0:
+                self._gc_was_enabled = gc.isenabled()
+                gc.disable()
+            self._gc_renders += 1
+        try:
+            yield
+        finally:
+            with self._gc_lock:
+                self._gc_renders -= 1
+                if self._gc_renders == 0 and self._gc_was_enabled:
+                    gc.enable()
+
+
+press = _Press()
 
 
 def _static_fetcher() -> Any:
     """A WeasyPrint URL fetcher that reads this app's static files from disk, and nothing else.
 
-    Stylesheets are linked with ``url_for('static', ...)`` and read in-process: the app never
-    fetches itself over HTTP (a single-threaded server would wait for itself forever), and a
-    sheet can never make the server fetch anything from the network. (flask-weasyprint's
-    fetcher does the same through a WSGI test client, but leaves every file it serves open.)
+    The sheets link nothing (the press hands WeasyPrint the stylesheet), but anything a sheet
+    ever refers to is read in-process: the app never fetches itself over HTTP (a
+    single-threaded server would wait for itself forever), and a sheet can never make the
+    server fetch anything from the network. (flask-weasyprint's fetcher does the same through
+    a WSGI test client, but leaves every file it serves open.)
     """
     from weasyprint.urls import URLFetcher, URLFetcherResponse  # type: ignore[import-untyped]
 

@@ -1,0 +1,424 @@
+"""The press: the sheet stylesheet parsed once, one font configuration, GC paused while rendering.
+
+Its sheets must be the very PDFs WeasyPrint made when every sheet linked its stylesheet and
+got a font configuration of its own, and it must stay right with threads.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sheet_support import fonts, page_size, reading, text
+
+from scorekeeper import sheets
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import games
+from scorekeeper.services.games import TeamSpec
+
+STYLESHEET_LINK = '<link rel="stylesheet" href="/static/css/sheet.css">'
+A4 = (595.28, 841.89)
+MM = 72 / 25.4
+BLUE, RED = (0, 0, 255), (255, 0, 0)
+
+
+@pytest.fixture
+def press(monkeypatch: pytest.MonkeyPatch) -> sheets._Press:
+    """A new press for the test: nothing parsed yet, whatever other tests rendered."""
+    fresh = sheets._Press()
+    monkeypatch.setattr(sheets, "press", fresh)
+    return fresh
+
+
+@pytest.fixture
+def pages(monkeypatch: pytest.MonkeyPatch, press: sheets._Press) -> list[tuple[str, str]]:
+    """Every (HTML, base URL) the press is given, in order."""
+    seen: list[tuple[str, str]] = []
+    render = press.render
+
+    def spy(html: str, base_url: str, url_fetcher: Any, stylesheet: str) -> Any:
+        seen.append((html, base_url))
+        return render(html, base_url, url_fetcher, stylesheet)
+
+    monkeypatch.setattr(press, "render", spy)
+    return seen
+
+
+@pytest.fixture
+def gc_on() -> Iterator[None]:
+    # Whatever a test does to the collector, the next test starts with it on.
+    assert gc.isenabled()
+    yield
+    gc.enable()
+
+
+def played_game(app: Flask) -> int:
+    won = TeamTally(
+        clean_books=2, dirty_books=2, wild_books=1, melded=Cards(points=600), went_out=True
+    )
+    lost = TeamTally(clean_books=1, melded=Cards(points=200), left=Cards(points=50))
+    with app.app_context():
+        game = games.start_game(
+            "standard",
+            [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dot"])],
+            played_on=date(2026, 11, 28),
+        )
+        for _deal in range(2):
+            games.record_deal(game.id, [won, lost])
+        return game.id
+
+
+def get_pdf(client: FlaskClient, url: str) -> bytes:
+    response = client.get(url)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.data.startswith(b"%PDF-")
+    return response.data
+
+
+def linked_render(app: Flask, html: str, base_url: str) -> bytes:
+    """The sheet as it was made before the press: the stylesheet linked, nothing kept."""
+    from weasyprint import HTML
+
+    assert html.count("<style>") == 1 and "sheet.css" not in html
+    # The link stood just before the template's own <style>.
+    linked = html.replace("<style>", STYLESHEET_LINK + "\n  <style>")
+    with app.test_request_context(base_url):
+        fetcher = sheets._static_fetcher()
+    document = HTML(string=linked, base_url=base_url, url_fetcher=fetcher).render()
+    for page in document.pages:
+        page.bookmarks = [mark for mark in page.bookmarks if mark[1] != sheets.END_MARK]
+    pdf: bytes = document.write_pdf()
+    return pdf
+
+
+def pressed(app: Flask, press: sheets._Press, html: str, stylesheet: Path) -> bytes:
+    """``html`` through ``press`` with the stylesheet at ``stylesheet``."""
+    with app.test_request_context("/"):
+        fetcher = sheets._static_fetcher()
+    document = press.render(html, "http://localhost/", fetcher, stylesheet.as_posix())
+    return press.write(document)
+
+
+def pixels(pdf: bytes, dpi: int = 30) -> tuple[int, int, bytes]:
+    """The first page as RGB pixels (``pdftoppm``): width, height, three bytes a pixel."""
+    # The PDF from stdin ("-") and no output root: the picture goes to stdout.
+    done = subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-singlefile", "-"],
+        input=pdf,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    # A binary PPM: "P6", width, height, 255, one whitespace, then the pixels.
+    magic, width, height, depth, data = done.stdout.split(maxsplit=4)
+    assert (magic, depth) == (b"P6", b"255")
+    return int(width), int(height), data
+
+
+def count_colour(pdf: bytes, colour: tuple[int, int, int]) -> int:
+    _width, _height, data = pixels(pdf)
+    wanted = bytes(colour)
+    return sum(1 for i in range(0, len(data), 3) if data[i : i + 3] == wanted)
+
+
+def left_edge_pt(pdf: bytes) -> float:
+    """Where the leftmost word of the first page starts (``pdftotext -bbox``), in points."""
+    done = subprocess.run(
+        ["pdftotext", "-bbox", "-f", "1", "-l", "1", "-", "-"],
+        input=pdf,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    page = done.stdout.decode()
+    starts = [
+        float(part.split('"')[1])
+        for line in page.splitlines()
+        if line.lstrip().startswith("<word")
+        for part in line.split()
+        if part.startswith("xMin=")
+    ]
+    assert starts, page[:500]
+    return min(starts)
+
+
+# ---------------------------------------------------------------------------
+# The same sheets
+
+
+def test_the_press_prints_what_a_fresh_linked_render_printed(
+    app: Flask, client: FlaskClient, pages: list[tuple[str, str]]
+) -> None:
+    game_id = played_game(app)
+    urls = [
+        "/sheets/blank.pdf?ruleset=standard&teams=2",
+        "/sheets/blank.pdf?ruleset=standard&teams=5&paper=letter&lang=de",
+        f"/games/{game_id}/sheet.pdf",
+    ]
+    for url in urls:
+        pdf = get_pdf(client, url)
+        html, base_url = pages[-1]  # the last attempt is the one printed
+        fresh = linked_render(app, html, base_url)
+        assert text(pdf) == text(fresh), url
+        # Not only the same words in the same places: the same file, byte for byte.
+        assert pdf == fresh, url
+
+
+def test_the_standings_sheet_is_the_same_too(app: Flask, pages: list[tuple[str, str]]) -> None:
+    rows = [{"rank": 1, "name": "Ann", "games": 4, "wins": 2.5, "points": 15_230}]
+    chart = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50"><text>R</text></svg>'
+    with app.test_request_context("/seasons/1/standings.pdf"):
+        pdf = sheets.render_standings_pdf("Spring 2026", rows, rows, chart_svg=chart)
+    html, base_url = pages[-1]
+    assert pdf == linked_render(app, html, base_url)
+
+
+# ---------------------------------------------------------------------------
+# Parsed once
+
+
+def test_the_stylesheet_is_parsed_once_across_renders(
+    client: FlaskClient, press: sheets._Press, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import weasyprint
+
+    made: list[str] = []
+    real_css = weasyprint.CSS
+
+    def counting_css(*args: Any, **kwargs: Any) -> Any:
+        made.append(str(kwargs.get("filename") or kwargs.get("url") or args[:1]))
+        return real_css(*args, **kwargs)
+
+    monkeypatch.setattr(weasyprint, "CSS", counting_css)
+    fetched: list[str] = []
+    real_fetcher = sheets._static_fetcher
+
+    def counting_fetcher() -> Any:
+        fetcher = real_fetcher()
+        fetch = fetcher.fetch
+
+        def counted(url: str, headers: Any = None) -> Any:
+            fetched.append(url)
+            return fetch(url, headers)
+
+        fetcher.fetch = counted
+        return fetcher
+
+    monkeypatch.setattr(sheets, "_static_fetcher", counting_fetcher)
+
+    for teams in (2, 3, 4):
+        get_pdf(client, f"/sheets/blank.pdf?ruleset=standard&teams={teams}")
+    assert made == [str(Path(client.application.static_folder or "") / "css" / "sheet.css")]
+    assert press.css_parses == 1
+    # Nor does WeasyPrint fetch it through the page any more.
+    assert fetched == []
+
+
+def test_an_edited_stylesheet_is_parsed_again(
+    app: Flask, press: sheets._Press, tmp_path: Path
+) -> None:
+    stylesheet = tmp_path / "sheet.css"
+    stylesheet.write_text("div { height: 30mm; background: #00f; }")
+    blue = pressed(app, press, "<div></div>", stylesheet)
+    pressed(app, press, "<div></div>", stylesheet)
+    assert press.css_parses == 1
+    stylesheet.write_text("div { height: 30mm; background: #f00; }")
+    later = time.time() + 5  # a change time no file system rounds away
+    os.utime(stylesheet, (later, later))
+    red = pressed(app, press, "<div></div>", stylesheet)
+    assert press.css_parses == 2
+    assert count_colour(blue, BLUE) > 0 and count_colour(blue, RED) == 0
+    assert count_colour(red, RED) > 0 and count_colour(red, BLUE) == 0
+
+
+# ---------------------------------------------------------------------------
+# The styles still apply
+
+
+def test_the_template_links_no_stylesheet_but_the_sheet_keeps_its_styles(
+    app: Flask, client: FlaskClient, pages: list[tuple[str, str]]
+) -> None:
+    pdf = get_pdf(client, "/sheets/blank.pdf?ruleset=standard&teams=2")
+    html, base_url = pages[-1]
+    assert "<link" not in html and "sheet.css" not in html
+
+    # The same page with no stylesheet at all: each check below tells the two apart.
+    from weasyprint import HTML
+
+    unstyled = HTML(string=html, base_url=base_url).write_pdf()
+
+    # From sheet.css: DejaVu Sans, the kicker in capitals, 8 mm margins, grey deal headings.
+    assert all("DejaVu-Sans" in line for line in fonts(pdf)), fonts(pdf)
+    assert not all("DejaVu-Sans" in line for line in fonts(unstyled))
+    assert "HAND AND FOOT · SCORE SHEET" in reading(pdf)
+    assert "HAND AND FOOT" not in reading(unstyled)
+    assert 7.5 * MM < left_edge_pt(pdf) < 10 * MM
+    assert left_edge_pt(unstyled) > 15 * MM  # WeasyPrint's own margin is 75 px
+    heading_grey = (0xE8, 0xE8, 0xE8)
+    # (A few pixels of the edges of black letters are that grey too.)
+    assert count_colour(pdf, heading_grey) > 20 * count_colour(unstyled, heading_grey) + 200
+    # From the template's own <style>: the page size of the paper asked for.
+    assert page_size(pdf) == pytest.approx(A4, abs=0.1)
+
+
+def test_the_templates_style_wins_over_the_stylesheet_whatever_the_specificity(
+    app: Flask, press: sheets._Press, tmp_path: Path
+) -> None:
+    # The caveat of a user stylesheet: an author rule (the template's <style>) wins over it,
+    # even over a more specific selector. Linked, the stylesheet's rule would have won.
+    stylesheet = tmp_path / "sheet.css"
+    stylesheet.write_text("html body div.box { height: 30mm; background: #f00; }")
+    html = '<style>div { background: #00f; }</style><div class="box"></div>'
+    pdf = pressed(app, press, html, stylesheet)
+    assert count_colour(pdf, BLUE) > 0 and count_colour(pdf, RED) == 0
+    # The check can tell: the same rules, both the page's own, and the specific one wins.
+    from weasyprint import HTML
+
+    both_author = HTML(string=f"<style>{stylesheet.read_text()}</style>{html}").write_pdf()
+    assert count_colour(both_author, RED) > 0 and count_colour(both_author, BLUE) == 0
+
+
+# ---------------------------------------------------------------------------
+# The garbage collector
+
+
+def test_gc_is_off_during_a_render_and_back_on_after(
+    client: FlaskClient, press: sheets._Press, monkeypatch: pytest.MonkeyPatch, gc_on: None
+) -> None:
+    during: list[bool] = []
+    render = press.render
+
+    def watch(*args: Any) -> Any:
+        during.append(gc.isenabled())
+        return render(*args)
+
+    monkeypatch.setattr(press, "render", watch)
+    get_pdf(client, "/sheets/blank.pdf?ruleset=standard&teams=3")
+    assert during and not any(during)
+    assert gc.isenabled()
+
+
+def test_gc_is_back_on_after_a_render_that_raises(
+    client: FlaskClient, press: sheets._Press, monkeypatch: pytest.MonkeyPatch, gc_on: None
+) -> None:
+    def broken(*_args: Any) -> Any:
+        assert not gc.isenabled()
+        raise RuntimeError("the press jammed")
+
+    monkeypatch.setattr(press, "render", broken)
+    with pytest.raises(RuntimeError, match="the press jammed"):
+        client.get("/sheets/blank.pdf?ruleset=standard&teams=2")
+    assert gc.isenabled()
+
+
+def test_gc_stays_off_when_it_was_off(client: FlaskClient, gc_on: None) -> None:
+    gc.disable()
+    get_pdf(client, "/sheets/blank.pdf?ruleset=standard&teams=2")
+    assert not gc.isenabled()
+
+
+def test_gc_comes_back_when_the_last_of_overlapping_renders_ends(
+    press: sheets._Press, gc_on: None
+) -> None:
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+
+    def first() -> None:
+        with press.gc_paused():
+            first_in.set()
+            assert second_in.wait(10)
+        seen["after first"] = gc.isenabled()
+        first_out.set()
+
+    def second() -> None:
+        assert first_in.wait(10)
+        with press.gc_paused():
+            second_in.set()
+            assert first_out.wait(10)
+            seen["second still in"] = gc.isenabled()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert seen == {"after first": False, "second still in": False}
+    assert gc.isenabled()
+
+
+# ---------------------------------------------------------------------------
+# Threads
+
+
+def test_two_threads_rendering_at_once_both_get_their_sheet(
+    app: Flask, press: sheets._Press, monkeypatch: pytest.MonkeyPatch, gc_on: None
+) -> None:
+    game_id = played_game(app)
+    urls = ["/sheets/blank.pdf?ruleset=standard&teams=3", f"/games/{game_id}/sheet.pdf"]
+    alone = {url: get_pdf(app.test_client(), url) for url in urls}
+    sheets.blank_cache.clear()
+
+    # Inside WeasyPrint, under the press's lock: how many renders at once, and whether both
+    # requests were under way (the first waits there until the second has started).
+    from weasyprint import HTML
+    from weasyprint.document import Document
+
+    state = {"inside": 0, "most": 0, "both_under_way": False}
+    guard = threading.Lock()
+
+    def tracked(real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with guard:
+                state["inside"] += 1
+                state["most"] = max(state["most"], state["inside"])
+            try:
+                deadline = time.monotonic() + 10
+                while not state["both_under_way"] and time.monotonic() < deadline:
+                    if press._gc_renders == 2:
+                        state["both_under_way"] = True
+                    else:
+                        time.sleep(0.005)
+                return real(*args, **kwargs)
+            finally:
+                with guard:
+                    state["inside"] -= 1
+
+        return call
+
+    monkeypatch.setattr(HTML, "render", tracked(HTML.render))
+    monkeypatch.setattr(Document, "write_pdf", tracked(Document.write_pdf))
+
+    results: dict[str, bytes] = {}
+    errors: list[BaseException] = []
+    start = threading.Barrier(2)
+
+    def fetch(url: str) -> None:
+        try:
+            start.wait(10)
+            results[url] = get_pdf(app.test_client(), url)
+        except BaseException as error:  # reported below, not lost in the thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=fetch, args=(url,)) for url in urls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not errors, errors
+    assert state["both_under_way"]
+    assert state["most"] == 1  # serialised: never two renders in WeasyPrint at once
+    for url in urls:
+        assert results[url] == alone[url], url
+    assert "Deal 1" in reading(results[urls[0]])
+    assert "Ann" in text(results[urls[1]])
+    assert gc.isenabled()
