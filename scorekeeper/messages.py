@@ -9,7 +9,7 @@ from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
 
 from scorekeeper.rules import Problem
-from scorekeeper.rules.i18n import render
+from scorekeeper.rules.i18n import Phrase, render
 
 if TYPE_CHECKING:
     from scorekeeper.services.exchange import ImportSummary
@@ -20,6 +20,14 @@ def say(problem: Problem) -> str:
     translations = get_translations()
     # Field names inside messages stay as the API spells them; only the words translate.
     return render(problem.template, problem.params, translations.gettext, translations.ngettext)
+
+
+def said(text: str | Phrase) -> str:
+    """A name as it is, or a phrase of the rules core ("Team A") in the table's language."""
+    if isinstance(text, str):
+        return text
+    translations = get_translations()
+    return render(text.template, text.params, translations.gettext, translations.ngettext)
 
 
 def problems_json(problems: Iterable[Problem]) -> list[dict[str, Any]]:
