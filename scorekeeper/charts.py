@@ -366,8 +366,10 @@ def _running_totals(
     labels = [_("Start"), *(_("Deal %(number)d", number=number) for number in numbers)]
     series = [Series(name, [0, *(totals[i] for totals in running)]) for i, name in enumerate(names)]
     title = _("Running totals")
-    desc = _(
+    desc = ngettext(
+        "Each team's total after every deal. After %(deals)d deal: %(totals)s.",
         "Each team's total after every deal. After %(deals)d deals: %(totals)s.",
+        len(numbers),
         deals=len(numbers),
         totals=", ".join(
             f"{name} {total}"
@@ -480,8 +482,10 @@ def distribution_svg(chart_id: str, name: str, buckets: Sequence[Bucket]) -> Mar
     labels = [f"{b.low}{EN_DASH}{b.high - 1}" for b in buckets]
     counts = [b.games for b in buckets]
     title = _("How %(name)s's games ended", name=name)
-    desc = _(
+    desc = ngettext(
+        "The range of points %(name)s's team total fell in, in %(games)d game.",
         "How many of %(name)s's %(games)d games ended with a team total in each range of points.",
+        sum(counts),
         name=name,
         games=sum(counts),
     )

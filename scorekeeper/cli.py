@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from flask_babel import force_locale
+from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 from sqlalchemy import inspect
 
 from scorekeeper.extensions import db
-from scorekeeper.messages import say
+from scorekeeper.messages import imported_text, say
 from scorekeeper.services.errors import ServiceError
 
 
@@ -89,21 +88,7 @@ def import_command(file: str) -> None:
             summary = exchange.import_text(data)
         except ServiceError as error:
             raise _refused(error) from error
-        click.echo(_imported_text(summary))
-
-
-def _imported_text(summary: Any) -> str:
-    new, old = summary.imported, summary.skipped
-    text: str = _(
-        "Imported %(games)d games, %(players)d players, %(seasons)d seasons and %(house)d house "
-        "rules; %(skipped)d games were already there.",
-        games=new.games,
-        players=new.players,
-        seasons=new.seasons,
-        house=new.house_rules,
-        skipped=old.games,
-    )
-    return text
+        click.echo(imported_text(summary))
 
 
 @click.command("backup")
@@ -205,8 +190,10 @@ def demo(games: int, seed: int, season_name: str | None) -> None:
             if done % every == 0 or done == games:
                 elapsed = time.perf_counter() - started
                 click.echo(
-                    _(
+                    ngettext(
+                        "%(done)d/%(games)d game (%(seconds)s s)",
                         "%(done)d/%(games)d games (%(seconds)s s)",
+                        games,
                         done=done,
                         games=games,
                         seconds=f"{elapsed:.1f}",
@@ -220,11 +207,11 @@ def demo(games: int, seed: int, season_name: str | None) -> None:
         elapsed = time.perf_counter() - started
         click.echo(
             _(
-                "Played %(games)d games with %(deals)d deals (%(corrections)d corrected) into "
-                "season %(season)s, %(first)s to %(last)s, in %(seconds)s s.",
-                games=summary.games,
-                deals=summary.deals,
-                corrections=summary.corrections,
+                "Played %(games)s with %(deals)s (%(corrections)s) into season %(season)s, "
+                "%(first)s to %(last)s, in %(seconds)s s.",
+                games=ngettext("%(num)d game", "%(num)d games", summary.games),
+                deals=ngettext("%(num)d deal", "%(num)d deals", summary.deals),
+                corrections=ngettext("%(num)d corrected", "%(num)d corrected", summary.corrections),
                 season=summary.season,
                 first=str(summary.first_day),
                 last=str(summary.last_day),
@@ -241,8 +228,9 @@ def demo(games: int, seed: int, season_name: str | None) -> None:
         )
         if summary.fallbacks:
             click.echo(
-                _(
-                    "%(count)d deals fell back to a deal where nobody melded.",
-                    count=summary.fallbacks,
+                ngettext(
+                    "%(num)d deal fell back to a deal where nobody melded.",
+                    "%(num)d deals fell back to a deal where nobody melded.",
+                    summary.fallbacks,
                 )
             )

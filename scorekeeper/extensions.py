@@ -6,7 +6,7 @@ import sqlite3
 from typing import Any
 
 import click
-from flask import Flask, current_app, has_request_context, request, session
+from flask import Flask, Response, current_app, has_request_context, request, session
 from flask_babel import Babel, format_decimal, get_locale
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -50,17 +50,31 @@ def _sqlite_pragmas(dbapi_conn: Any, _connection_record: Any) -> None:
 
 # The long-lived cookie that remembers a table's language after the browser session ends.
 LANGUAGE_COOKIE = "lang"
+# Set in a request's environ once its language was chosen: its response varies by language.
+_NEGOTIATED = "scorekeeper.language_negotiated"
 
 
 def select_locale() -> str | None:
     """A language chosen on this device (session, then cookie) wins over the browser's."""
     if not has_request_context():
         return None  # the command line: Flask-Babel falls back to the default locale
+    request.environ[_NEGOTIATED] = True
     languages: list[str] = current_app.config["LANGUAGES"]
     for chosen in (session.get("lang"), request.cookies.get(LANGUAGE_COOKIE)):
         if chosen in languages:
             return str(chosen)
     return request.accept_languages.best_match(languages)
+
+
+def _vary_by_language(response: Response) -> Response:
+    """A response in the negotiated language differs by Accept-Language and by the cookies
+    that remember this device's choice (``lang``, the session): caches must keep one copy per
+    language, or a shared cache hands the Dutch page to a German tablet. Responses that never
+    chose a language (static files, data without words) stay one copy for everyone."""
+    if request.environ.get(_NEGOTIATED):
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
 
 
 def points(value: int) -> str:
@@ -125,6 +139,7 @@ def init_extensions(app: Flask) -> None:
     app.extensions["migrate"] = _MigrateOnFirstUse(app)
     app.cli.add_command(_MigrateCommands("db", help="Perform database migrations."))
     babel.init_app(app, locale_selector=select_locale)
+    app.after_request(_vary_by_language)
     csrf.init_app(app)
     app.context_processor(_locale_context)
     app.add_template_filter(points)

@@ -245,7 +245,15 @@ def _schemas() -> Schema:
         ),
         "Breakdown": _breakdown(),
         "ScoredTeam": obj(
-            {"name": TEXT, "score": INT, "breakdown": ref("Breakdown")},
+            {
+                "name": TEXT
+                | {
+                    "description": 'The name sent; without one "Team A", "Team B"… in the '
+                    "language of Accept-Language."
+                },
+                "score": INT,
+                "breakdown": ref("Breakdown"),
+            },
             ("name", "score", "breakdown"),
         ),
         "ScoreRequest": obj(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.messages import said
 from scorekeeper.rules import (
     BOUNDS,
     Problem,
@@ -13,7 +14,7 @@ from scorekeeper.rules import (
     default_decks,
     read_teams,
     score_deal,
-    team_label,
+    team_phrase,
     validate_deal,
 )
 from scorekeeper.services import rulesets
@@ -89,7 +90,9 @@ def score() -> dict[str, Any]:
         "decks": decks,
         "teams": [
             {
-                "name": team_label(tally, i),
+                # Unnamed teams are "Team A", "Team B"… in the request's language, as the
+                # refusals of this same endpoint and the web pages name them.
+                "name": said(team_phrase(tally, i)),
                 "score": result.score,
                 "breakdown": dict(result.breakdown),
             }

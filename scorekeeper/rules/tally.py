@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardClass, CardValues
-from .i18n import N_
+from .i18n import N_, NP_
 from .problems import Problem
 
 # The bounds of every number a team can report: the same in the forms, the API and
@@ -235,7 +235,11 @@ def read_teams(data: Any) -> list[TeamTally]:
                 Problem(
                     None,
                     "teams",
-                    N_("A deal needs between %(low)d and %(high)d teams; %(given)d were given."),
+                    NP_(
+                        "A deal needs between %(low)d and %(high)d teams; %(given)d was given.",
+                        "A deal needs between %(low)d and %(high)d teams; %(given)d were given.",
+                        "given",
+                    ),
                     {"low": low, "high": high, "given": len(data)},
                 )
             ]

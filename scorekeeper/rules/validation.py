@@ -313,9 +313,12 @@ class _Checker:
                 self.fail(
                     i,
                     where,
-                    N_(
+                    NP_(
                         "%(team)s reports %(points)d points of cards, but all the cards of "
-                        "%(decks)d decks are worth only %(most)d."
+                        "%(decks)d deck are worth only %(most)d.",
+                        "%(team)s reports %(points)d points of cards, but all the cards of "
+                        "%(decks)d decks are worth only %(most)d.",
+                        "decks",
                     ),
                     points=points,
                     most=total_value,
@@ -327,10 +330,14 @@ class _Checker:
             self.fail(
                 i,
                 "left",
-                N_(
+                NP_(
+                    "%(team)s reports cards worth %(melded)d melded and %(left)d left, "
+                    "%(points)d in all, but all the cards of %(decks)d deck are worth only "
+                    "%(most)d.",
                     "%(team)s reports cards worth %(melded)d melded and %(left)d left, "
                     "%(points)d in all, but all the cards of %(decks)d decks are worth only "
-                    "%(most)d."
+                    "%(most)d.",
+                    "decks",
                 ),
                 melded=melded_cards,
                 left=left,
@@ -353,10 +360,14 @@ class _Checker:
             self.fail(
                 i,
                 "melded",
-                N_(
+                NP_(
+                    "%(team)s's books need at least %(need)d natural cards, but only %(have)d "
+                    "natural card was melded; a dirty book of %(size)d cards holds at most "
+                    "%(most)d wild cards.",
                     "%(team)s's books need at least %(need)d natural cards, but only %(have)d "
                     "natural cards were melded; a dirty book of %(size)d cards holds at most "
-                    "%(most)d wild cards."
+                    "%(most)d wild cards.",
+                    "have",
                 ),
                 need=need_naturals,
                 have=naturals,
@@ -367,9 +378,12 @@ class _Checker:
             self.fail(
                 i,
                 "melded",
-                N_(
+                NP_(
                     "%(team)s's books need at least %(need)d natural cards, but only %(have)d "
-                    "natural cards were melded."
+                    "natural card was melded.",
+                    "%(team)s's books need at least %(need)d natural cards, but only %(have)d "
+                    "natural cards were melded.",
+                    "have",
                 ),
                 need=need_naturals,
                 have=naturals,
@@ -378,9 +392,12 @@ class _Checker:
             self.fail(
                 i,
                 "melded",
-                N_(
+                NP_(
                     "%(team)s's books need at least %(need)d wild cards, but only %(have)d wild "
-                    "cards were melded."
+                    "card was melded.",
+                    "%(team)s's books need at least %(need)d wild cards, but only %(have)d wild "
+                    "cards were melded.",
+                    "have",
                 ),
                 need=need_wilds,
                 have=wilds,
@@ -553,10 +570,17 @@ class _Checker:
             "red_threes",
             red,
             red_threes_in_play(self.decks),
-            N_("%(team)s reports %(count)d red threes, but %(decks)d decks hold only %(most)d."),
-            N_(
+            NP_(
+                "%(team)s reports %(count)d red threes, but %(decks)d deck holds only %(most)d.",
+                "%(team)s reports %(count)d red threes, but %(decks)d decks hold only %(most)d.",
+                "decks",
+            ),
+            NP_(
+                "The teams report %(count)d red threes together, but %(decks)d deck holds only "
+                "%(most)d.",
                 "The teams report %(count)d red threes together, but %(decks)d decks hold only "
-                "%(most)d."
+                "%(most)d.",
+                "decks",
             ),
         )
         values = rules.card_values
@@ -566,9 +590,12 @@ class _Checker:
             self.fail(
                 None,
                 "melded",
-                N_(
+                NP_(
                     "The teams report cards worth %(points)d together, but all the cards of "
-                    "%(decks)d decks are worth only %(most)d."
+                    "%(decks)d deck are worth only %(most)d.",
+                    "The teams report cards worth %(points)d together, but all the cards of "
+                    "%(decks)d decks are worth only %(most)d.",
+                    "decks",
                 ),
                 points=sum(points),
                 most=worth,
@@ -586,10 +613,17 @@ class _Checker:
                 f"melded.{card.value}",
                 counts,
                 in_play[card],
-                N_("%(team)s reports %(count)d %(cards)s, but %(decks)d decks hold only %(most)d."),
-                N_(
+                NP_(
+                    "%(team)s reports %(count)d %(cards)s, but %(decks)d deck holds only %(most)d.",
+                    "%(team)s reports %(count)d %(cards)s, but %(decks)d decks hold only %(most)d.",
+                    "decks",
+                ),
+                NP_(
+                    "The teams report %(count)d %(cards)s together, but %(decks)d deck holds only "
+                    "%(most)d.",
                     "The teams report %(count)d %(cards)s together, but %(decks)d decks hold only "
-                    "%(most)d."
+                    "%(most)d.",
+                    "decks",
                 ),
                 team_fields=fields,
                 cards=Phrase(_CLASS_TEXT[card]),
@@ -606,39 +640,57 @@ class _Checker:
             "wild_books",
             wilds,
             wild_supply,
-            N_(
+            NP_(
+                "%(team)s's books need at least %(count)d wild cards, but %(decks)d deck holds "
+                "only %(most)d.",
                 "%(team)s's books need at least %(count)d wild cards, but %(decks)d decks hold "
-                "only %(most)d."
+                "only %(most)d.",
+                "decks",
             ),
-            N_(
+            NP_(
+                "The teams' books need at least %(count)d wild cards together, but %(decks)d deck "
+                "holds only %(most)d.",
                 "The teams' books need at least %(count)d wild cards together, but %(decks)d decks "
-                "hold only %(most)d."
+                "hold only %(most)d.",
+                "decks",
             ),
         )
         self._limit(
             "clean_books",
             naturals,
             natural_supply,
-            N_(
+            NP_(
+                "%(team)s's books need at least %(count)d natural cards, but %(decks)d deck holds "
+                "only %(most)d.",
                 "%(team)s's books need at least %(count)d natural cards, but %(decks)d decks hold "
-                "only %(most)d."
+                "only %(most)d.",
+                "decks",
             ),
-            N_(
+            NP_(
                 "The teams' books need at least %(count)d natural cards together, but %(decks)d "
-                "decks hold only %(most)d."
+                "deck holds only %(most)d.",
+                "The teams' books need at least %(count)d natural cards together, but %(decks)d "
+                "decks hold only %(most)d.",
+                "decks",
             ),
         )
         self._limit(
             "black_three_books",
             black,
             in_play[CardClass.BLACK_THREES],
-            N_(
+            NP_(
+                "%(team)s's black-three books need %(count)d black 3s, but %(decks)d deck holds "
+                "only %(most)d.",
                 "%(team)s's black-three books need %(count)d black 3s, but %(decks)d decks hold "
-                "only %(most)d."
+                "only %(most)d.",
+                "decks",
             ),
-            N_(
+            NP_(
                 "The teams' black-three books need %(count)d black 3s together, but %(decks)d "
-                "decks hold only %(most)d."
+                "deck holds only %(most)d.",
+                "The teams' black-three books need %(count)d black 3s together, but %(decks)d "
+                "decks hold only %(most)d.",
+                "decks",
             ),
         )
 
@@ -670,7 +722,11 @@ def validate_deal(
             Problem(
                 None,
                 "deal",
-                N_("Deal %(deal)d is outside a game of %(deals)d deals."),
+                NP_(
+                    "Deal %(deal)d is outside a game of %(deals)d deal.",
+                    "Deal %(deal)d is outside a game of %(deals)d deals.",
+                    "deals",
+                ),
                 {"deal": deal_number, "deals": rules.deal_count},
             )
         ]

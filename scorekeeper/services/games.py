@@ -42,7 +42,7 @@ from scorekeeper.rules import (
     score_team,
     validate_deal,
 )
-from scorekeeper.rules.i18n import N_, Template
+from scorekeeper.rules.i18n import N_, NP_, Phrase, Template
 from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import rulesets, summaries
@@ -423,6 +423,22 @@ def start_game(
         ) from None
 
 
+def _seating_options(seatings: Sequence[tuple[int, int]]) -> Phrase:
+    """How ``seatings`` may sit down ("3 teams of 2 or 2 teams of 3"), in the table's language."""
+    options = [
+        Phrase(
+            NP_("%(num)d team of %(size)d", "%(num)d teams of %(size)d", "num"),
+            {"num": teams, "size": size},
+        )
+        if size > 1
+        else Phrase(N_("everyone playing alone"))
+        for teams, size in seatings
+    ]
+    if len(options) == 1:
+        return options[0]
+    return Phrase(N_("%(items)s or %(last)s"), {"items": tuple(options[:-1]), "last": options[-1]})
+
+
 def _start_game(
     ruleset: Any,
     teams: Sequence[TeamSpec],
@@ -477,15 +493,14 @@ def _start_game(
     sizes = {len(players) for _, players in clean_teams}
     seatings = rules.seatings(count)
     if count and (len(sizes) != 1 or (len(clean_teams), sizes.pop()) not in seatings):
-        options = " or ".join(
-            f"{teams_} teams of {size}" if size > 1 else "everyone playing alone"
-            for teams_, size in seatings
-        )
         fail(
             "teams",
-            N_("With %(count)d players these rules need %(options)s."),
+            NP_(
+                "With %(count)d player these rules need %(options)s.",
+                "With %(count)d players these rules need %(options)s.",
+            ),
             count=count,
-            options=options,
+            options=_seating_options(seatings),
         )
     names = [name.casefold() for name, _ in clean_teams]
     if len(set(names)) != len(names):
@@ -573,7 +588,11 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally]) -> Deal:
     number = len(game.deals) + 1
     if number > rules.deal_count:
         raise Conflict.say(
-            N_("All %(deals)d deals of this game are in; correct a deal instead."),
+            NP_(
+                "The one deal of this game is in; correct it instead.",
+                "All %(deals)d deals of this game are in; correct a deal instead.",
+                "deals",
+            ),
             field="game",
             deals=rules.deal_count,
         )

@@ -52,7 +52,7 @@ from scorekeeper.services.errors import (
 
 from . import game_forms as forms
 from . import rules_text
-from .game_forms import _
+from .game_forms import _, ngettext
 
 bp = Blueprint("games", __name__)
 
@@ -418,10 +418,11 @@ def _shown_value(rules: RuleSet, where: str, text: str) -> str:
                 except ValueError:
                     label = key
                 if count:
-                    parts.append(f"{count} {label}")
+                    # "2 times Aces": the labels are column headings, plural whatever the count.
+                    parts.append(f"{count} \N{MULTIPLICATION SIGN} {label}")
         return ", ".join(parts) or _("none")
-    if where in forms.CARD_ENTRIES:
-        return _("%(points)s points", points=value)
+    if where in forms.CARD_ENTRIES and isinstance(value, int):
+        return ngettext("%(num)d point", "%(num)d points", value)
     return str(value)
 
 

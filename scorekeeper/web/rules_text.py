@@ -171,7 +171,7 @@ def card_value_rows(rules: RuleSet) -> list[tuple[str, int]]:
 
 def hand_and_foot_phrase(rules: RuleSet) -> str:
     return ngettext(
-        "%(num)d cards in the hand, %(foot)d in the foot",
+        "%(num)d card in the hand, %(foot)d in the foot",
         "%(num)d cards in the hand, %(foot)d in the foot",
         rules.hand_cards,
         foot=rules.foot_cards,

@@ -21,6 +21,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -34,7 +35,7 @@ from wtforms.validators import (  # type: ignore[import-untyped]
 )
 
 from scorekeeper import auth
-from scorekeeper.messages import say
+from scorekeeper.messages import imported_text, say
 from scorekeeper.services import backups, exchange
 from scorekeeper.services import standings as standings_service
 from scorekeeper.services.errors import NotFound as NotFoundError
@@ -245,18 +246,7 @@ def import_file() -> ResponseReturnValue:
     except ServiceError as error:
         _flash_problems(_("The file was not imported; nothing was changed."), error)
         return redirect(url_for(".index"), 303)
-    flash(
-        _(
-            "Imported %(games)d games, %(players)d players, %(seasons)d seasons and %(house)d "
-            "house rules; %(skipped)d games were already there.",
-            games=summary.imported.games,
-            players=summary.imported.players,
-            seasons=summary.imported.seasons,
-            house=summary.imported.house_rules,
-            skipped=summary.skipped.games,
-        ),
-        "success",
-    )
+    flash(imported_text(summary), "success")
     return redirect(url_for(".index"), 303)
 
 
@@ -312,7 +302,12 @@ def sign_in() -> ResponseReturnValue:
     wait = auth.limiter().blocked_for(key)
     if wait > 0:
         minutes = max(1, int(-(-wait // 60)))
-        message = _("Too many wrong passcodes. Try again in %(minutes)d minutes.", minutes=minutes)
+        message = ngettext(
+            "Too many wrong passcodes. Try again in %(minutes)d minute.",
+            "Too many wrong passcodes. Try again in %(minutes)d minutes.",
+            minutes,
+            minutes=minutes,
+        )
         return render_template("auth/sign_in.html", form=form, next=target, refused=message), 429
     if not form.validate():
         return render_template("auth/sign_in.html", form=form, next=target), 400

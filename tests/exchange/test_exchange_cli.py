@@ -29,7 +29,7 @@ def test_export_json_to_a_file_and_import_it_elsewhere(
         other_runner = other.test_cli_runner()
         result = other_runner.invoke(args=["import", str(out)])
         assert result.exit_code == 0, result.output
-        assert "Imported 7 games, 5 players, 1 seasons and 0 house rules" in result.output
+        assert "Imported 7 games, 5 players, 1 season and 0 sets of house rules" in result.output
         assert standings_facts(other) == standings_facts(app)
         again = other_runner.invoke(args=["import", str(out)])
         assert again.exit_code == 0 and "7 games were already there" in again.output

@@ -67,7 +67,7 @@ def test_uploading_an_export_imports_it_once(app: Flask, season: Season, tmp_pat
         client = other.test_client()
         first = upload(client, data)
         assert first.status_code == 200
-        assert "Imported 7 games, 5 players, 1 seasons and 0 house rules" in page_text(first)
+        assert "Imported 7 games, 5 players, 1 season and 0 sets of house rules" in page_text(first)
         assert standings_facts(other) == standings_facts(app)
         counts = table_counts(other)
         second = upload(client, data)

@@ -21,12 +21,53 @@ from babel.messages.pofile import read_po
 from i18n_support import LANGUAGES, TRANSLATED, TRANSLATIONS, catalogue, template
 
 ROOT = TRANSLATIONS.parents[1]
-# %(name)s / %(num)d, and {name} as str.format would read it.
-PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sdf]|\{[a-z_]*\}")
+# Everything the % operator reads: %(name)s with any name, flags, width or type (%(num)d,
+# %(Rate)5.1f), a bare %s or %d, and %% (so a lone "%" in a translation, as in a French
+# "100 %", shows up as a placeholder the source lacks); and every {field} str.format reads,
+# with a conversion or format spec too ({name}, {0}, {name!r:>3}).
+PLACEHOLDER = re.compile(
+    r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?[diouxXeEfFgGcrsa%]"
+    r"|(?<!\{)\{[^{}]*\}(?!\})"
+)
 
 
-def placeholders(text: str) -> list[str]:
-    return sorted(PLACEHOLDER.findall(text))
+def placeholders(text: str) -> set[str]:
+    return set(PLACEHOLDER.findall(text))
+
+
+def _formats(text: str, names: set[str]) -> bool:
+    """Whether ``text`` survives the % operator with every named placeholder given."""
+    try:
+        text % {name: 1 for name in names}
+    except (ValueError, TypeError, KeyError):
+        return False
+    return True
+
+
+def placeholder_faults(
+    msgid: str | tuple[str, ...], strings: str | tuple[str, ...], num_plurals: int
+) -> list[str]:
+    """What is wrong with the placeholders of one entry's translation; empty when nothing is.
+
+    Each form has the placeholders of its source text: the first form (the singular) those
+    of the singular or fewer ("the top card" for 1), every other form exactly the plural's.
+    A form must also format wherever its source does: templates always format (even with
+    no variables), so "%" alone breaks a page.
+    """
+    sources = msgid if isinstance(msgid, tuple) else (msgid,)
+    forms = strings if isinstance(strings, tuple) else (strings,)
+    wanted = [sources[0], *[sources[-1]] * (max(num_plurals, len(forms)) - 1)][: len(forms)]
+    names = {n[2:-2] for source in sources for n in placeholders(source) if n.startswith("%(")}
+    faults = []
+    for index, (source, form) in enumerate(zip(wanted, forms, strict=True)):
+        if not form:
+            continue
+        want, have = placeholders(source), placeholders(form)
+        if have != want and not (index == 0 and isinstance(msgid, tuple) and have <= want):
+            faults.append(f"{form!r} has {sorted(have)}, its source {sorted(want)}")
+        elif _formats(source, names) and not _formats(form, names):
+            faults.append(f"{form!r} does not format like its source")
+    return faults
 
 
 def ids(message: Message) -> tuple[str, ...]:
@@ -98,25 +139,58 @@ def test_every_text_is_translated(lang: str) -> None:
     assert not fuzzy, listing(f"{lang}: {len(fuzzy)} fuzzy translations to check", fuzzy)
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_translations_keep_every_placeholder(lang: str) -> None:
+    """English too: where its catalogue says something, it must fit the code's values."""
     cat = catalogue(lang)
-    wrong = []
-    for m in cat:
-        if not m.id:
-            continue
-        if isinstance(m.id, tuple):
-            singular, plural = m.id
-            # The first form is the singular's, every other form the plural's.
-            expected = [placeholders(singular)] + [placeholders(plural)] * (cat.num_plurals - 1)
-            # A singular form may leave out the count ("the top card" for 1).
-            for form, want in zip(forms(m), expected, strict=True):
-                have = placeholders(form)
-                if have != want and not set(have) <= set(want):
-                    wrong.append((m.id, form))
-        elif placeholders(m.string) != placeholders(m.id):
-            wrong.append((m.id, m.string))
-    assert not wrong, listing(f"{lang}: placeholders differ", [f"{i!r} -> {t!r}" for i, t in wrong])
+    wrong = [
+        f"{singular(m.id)!r}: {fault}"
+        for m in cat
+        if m.id
+        for fault in placeholder_faults(m.id, m.string, cat.num_plurals)
+    ]
+    assert not wrong, listing(f"{lang}: placeholders differ", wrong)
+
+
+@pytest.mark.parametrize(
+    ("msgid", "translation"),
+    [
+        ("%(field)s is missing.", "%(feld)s fehlt."),  # a translated name
+        ("Deal %(deal)d of %(deals)d", "Runde %(deal)d"),  # one left out
+        ("Deal %(Deal)d", "Runde %(Deal)s"),  # a capital in the name, another type
+        ("Round %(rate)5.1f", "Runde %(rate).1f"),  # width and precision
+        ("Score: {points}", "Stand: {punkte}"),  # str.format's fields
+        ("Score: {points!r}", "Stand: {points}"),
+        ("Score: %s", "Stand"),  # positional
+        ("Win rate %(rate)s%%", "Taux de victoire %(rate)s %"),  # a lone % after a space
+        ("All %(num)d decks", "Tous les %(num)d jeux (100 % joués)"),  # "% j" reads as a flag
+        (("%(num)d deck", "%(num)d decks"), ("%(num)d jeu", "jeux", "jeux")),  # a plural form
+        (("one %(num)d", "%(num)d"), ("%(num)d %(other)d", "%(num)d")),  # a name from nowhere
+    ],
+)
+def test_the_placeholder_check_finds_what_breaks_or_changes_a_text(
+    msgid: str | tuple[str, ...], translation: str | tuple[str, ...]
+) -> None:
+    plurals = len(translation) if isinstance(translation, tuple) else 2
+    assert placeholder_faults(msgid, translation, plurals) != []
+
+
+@pytest.mark.parametrize(
+    ("msgid", "translation"),
+    [
+        ("Team %(letter)s", "Équipe %(letter)s"),
+        ("%(team)s: %(points)d", "%(team)s\u00a0: %(points)d"),  # French punctuation is fine
+        ("Deal %(deal)d, %(deal)d again", "Tour %(deal)d"),  # the same name, said once
+        ("100%% sure", "sûr à 100\u00a0%%"),
+        (("the top card", "the top %(num)d cards"), ("la carte", "les %(num)d", "les %(num)d")),
+        (("%(num)d deck", "%(num)d decks"), ("%(num)d kortspil", "%(num)d kortspil")),
+    ],
+)
+def test_the_placeholder_check_accepts_faithful_translations(
+    msgid: str | tuple[str, ...], translation: str | tuple[str, ...]
+) -> None:
+    plurals = len(translation) if isinstance(translation, tuple) else 2
+    assert placeholder_faults(msgid, translation, plurals) == []
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -173,3 +247,42 @@ def test_french_puts_a_no_break_space_before_high_punctuation() -> None:
         if re.search(r" [:;?!»]|« ", form)
     ]
     assert not loose, listing("fr: a plain space before : ; ? ! » or after «", loose)
+
+
+# A sentence mark at the very end, before any closing quote or (no-break) space.
+_END = re.compile(r"([.:;?!…])[\s\u00a0\u202f»”\"')]*$")
+
+
+def _end_mark(text: str) -> str:
+    found = _END.search(text)
+    return found.group(1) if found else ""
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_end_as_their_source_does(lang: str) -> None:
+    """A label ending in ":" keeps its colon, a sentence its full stop, a question its "?":
+    the page around a text is written for the mark its source ends with."""
+    cat = catalogue(lang)
+    wrong = [
+        f"{source!r} -> {form!r}"
+        for m in cat
+        if m.id
+        for index, form in enumerate(forms(m))
+        if form
+        for source in [ids(m)[min(index, len(ids(m)) - 1)]]
+        if _end_mark(form) != _end_mark(source)
+    ]
+    assert not wrong, listing(f"{lang}: the closing punctuation differs", wrong)
+
+
+def test_french_partie_is_always_a_game() -> None:
+    """« Partie » is the game (docs/glossary/fr.md): "becomes part of" must not read as "becomes
+    a game of". Only the idiom « faire partie de » (to be part of) may use it otherwise."""
+    stray = [
+        form
+        for m in catalogue("fr")
+        if m.id and not any(re.search(r"\bgames?\b", i, re.I) for i in ids(m))
+        for form in forms(m)
+        if re.search(r"\bparties?\b", form) and not re.search(r"\bfai\w*(?: pas)? partie\b", form)
+    ]
+    assert stray == []

@@ -96,3 +96,81 @@ def test_api_refusals_of_the_services_follow_accept_language(client: FlaskClient
     response = client.get("/api/games/999999", headers={"Accept-Language": "da"})
     assert response.status_code == 404
     assert "Der er intet spil 999999." in response.get_data(as_text=True)
+
+
+GOING_OUT = {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "went_out": True, "melded": 555}
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "second"),
+    [
+        ("en", "Team A", "Team B"),
+        ("de", "Partei A", "Partei B"),
+        ("nl", "Team A", "Team B"),
+        ("fr", "Équipe A", "Équipe B"),
+        ("da", "Hold A", "Hold B"),
+    ],
+)
+def test_the_calculator_names_unnamed_teams_in_the_language(
+    client: FlaskClient, lang: str, first: str, second: str
+) -> None:
+    scored = client.post(
+        "/api/score",
+        json={"ruleset": "standard", "deal": 1, "teams": [GOING_OUT, {"melded": 220}]},
+        headers={"Accept-Language": lang},
+    )
+    assert scored.status_code == 200
+    assert [team["name"] for team in scored.json["teams"]] == [first, second]
+    # The same words as the refusals of the same request, and of the web pages.
+    refused = score(client, lang, [{"wild_books": 1}, {}])
+    assert refused.json["errors"][0]["message"].startswith(f"{first} ")
+
+
+def test_the_calculator_keeps_a_teams_own_name(client: FlaskClient) -> None:
+    named = client.post(
+        "/api/score",
+        json={
+            "ruleset": "standard",
+            "deal": 1,
+            "teams": [GOING_OUT | {"name": "Ann & Ben"}, {"melded": 220}],
+        },
+        headers={"Accept-Language": "de"},
+    )
+    assert [team["name"] for team in named.json["teams"]] == ["Ann & Ben", "Partei B"]
+
+
+def test_a_game_without_team_names_is_named_alike_by_the_api_and_the_web(
+    client: FlaskClient,
+) -> None:
+    """What a game stores is the table's data, not words of one language: both ways of
+    starting a game name an unnamed team after its players, whatever the browser speaks."""
+    api = client.post(
+        "/api/games",
+        json={
+            "ruleset": "standard",
+            "teams": [{"players": ["Ann", "Ben"]}, {"players": ["Cid", "Dee"]}],
+        },
+        headers={"Accept-Language": "de"},
+    )
+    assert api.status_code == 201
+    web = client.post(
+        "/games/new",
+        data={
+            "ruleset": "standard",
+            "t0-p0": "Eve",
+            "t0-p1": "Fay",
+            "t1-p0": "Gus",
+            "t1-p1": "Hal",
+        },
+        headers={"Accept-Language": "fr"},
+    )
+    assert web.status_code == 302
+    web_game = web.headers["Location"].split("/")[2]
+    read = [
+        client.get(url, headers={"Accept-Language": "nl"}).json
+        for url in (api.headers["Location"], f"/api/games/{web_game}")
+    ]
+    assert [[team["name"] for team in game["teams"]] for game in read] == [
+        ["Ann & Ben", "Cid & Dee"],
+        ["Eve & Fay", "Gus & Hal"],
+    ]

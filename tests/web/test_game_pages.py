@@ -439,7 +439,7 @@ def test_a_correction_can_switch_points_to_counts(client: FlaskClient) -> None:
     assert re.search(r'id="t1-left_mode-counts" value="counts" checked', page)
     assert value_of(page, "t1-left-aces") == "2"
     log = text(client.get(f"/games/{game_id}/corrections"))
-    assert "2 Aces, 1 8, 9, 10, J, Q, K" in log
+    assert "2 \N{MULTIPLICATION SIGN} Aces, 1 \N{MULTIPLICATION SIGN} 8, 9, 10, J, Q, K" in log
 
 
 def test_an_invalid_correction_changes_nothing(app: Flask, client: FlaskClient) -> None:
