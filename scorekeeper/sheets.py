@@ -662,16 +662,20 @@ def _status(view: GameView) -> tuple[str, str]:
     played = len(view.deals)
     totals = [number(t) for t in view.totals]
     if view.game.abandoned_at is not None:
-        status = _(
-            "Abandoned after %(played)d of %(deals)d deals", played=played, deals=rules.deal_count
+        status = ngettext(
+            "Abandoned after %(played)d of %(num)d deal",
+            "Abandoned after %(played)d of %(num)d deals",
+            rules.deal_count,
+            played=played,
         )
     elif view.finished:
         status = _("Finished")
     else:
-        status = _(
-            "In progress: %(played)d of %(deals)d deals played",
+        status = ngettext(
+            "In progress: %(played)d of %(num)d deal played",
+            "In progress: %(played)d of %(num)d deals played",
+            rules.deal_count,
             played=played,
-            deals=rules.deal_count,
         )
     leaders = view.leaders
     if not leaders:

@@ -6,10 +6,14 @@ import subprocess
 import tempfile
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from i18n_support import LANGUAGES, TRANSLATED, leftover_english
 
 from scorekeeper import sheets
+from scorekeeper.rules import PRESETS
+from scorekeeper.services import games
+from scorekeeper.services.games import TeamSpec
 
 # What a blank standard sheet must say in each language (docs/glossary/<lang>.md).
 BLANK_WORDS = {
@@ -140,3 +144,28 @@ def test_each_sheet_form_offers_the_languages_with_the_pages_own_chosen(
         body = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
         assert f'<option value="{lang}" lang="{lang}" selected>' in body, url
         assert body.count('name="lang"') == 1, url
+
+
+ONE_DEAL_STATUS = {
+    "en": ("In progress: 0 of 1 deal played", "Abandoned after 0 of 1 deal"),
+    "de": ("Läuft: 0 von 1 Runde gespielt", "Abgebrochen nach 0 von 1 Runde"),
+    "nl": ("Bezig: 0 van 1 deal gespeeld", "Afgebroken na 0 van 1 deal"),
+    "fr": ("En cours\u00a0: 0 sur 1 tour joué", "Abandonnée après 0 sur 1 tour"),
+    "da": ("I gang: 0 af 1 runde spillet", "Opgivet efter 0 af 1 runde"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_sheet_of_a_one_deal_game_counts_one_deal(
+    app: Flask, client: FlaskClient, lang: str
+) -> None:
+    standard = PRESETS["standard"].to_dict()
+    one_deal = standard | {"id": "one-deal", "name": "One deal", "deals": standard["deals"][:1]}
+    teams = [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])]
+    with app.app_context():
+        game_id = games.start_game(one_deal, teams).id
+    in_play, abandoned = ONE_DEAL_STATUS[lang]
+    assert spaced(in_play) in pdf_text(pdf(client, f"/games/{game_id}/sheet.pdf", lang=lang))
+    with app.app_context():
+        games.abandon_game(game_id)
+    assert spaced(abandoned) in pdf_text(pdf(client, f"/games/{game_id}/sheet.pdf", lang=lang))
