@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from flask.typing import ResponseReturnValue
 
 from scorekeeper.rules.i18n import N_
@@ -38,9 +38,10 @@ def export_json() -> ResponseReturnValue:
     name = (
         "scorekeeper-export.json" if season_id is None else f"scorekeeper-season-{season_id}.json"
     )
-    # Sent while it is read, from one snapshot held until the last byte (see exchange).
+    # Sent while it is read, from one snapshot held until the last byte (see exchange). The
+    # pieces need no request context: their connection is the export's own.
     response = Response(
-        stream_with_context(export.json_chunks(compact=True)),
+        export.json_chunks(compact=True),
         mimetype="application/json",
         headers={"Content-Disposition": f'inline; filename="{name}"'},
     )

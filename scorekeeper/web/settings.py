@@ -18,7 +18,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -211,8 +210,9 @@ def export_json() -> ResponseReturnValue:
         export = exchange.open_export(season_id)
     except NotFoundError:
         abort(404)
-    # Sent while it is read, from one snapshot held until the last byte (see exchange).
-    chunks = stream_with_context(export.json_chunks())
+    # Sent while it is read, from one snapshot held until the last byte (see exchange). The
+    # pieces need no request context: their connection is the export's own.
+    chunks = export.json_chunks()
     response = _download(chunks, _export_name(season_id, "json"), "application/json")
     # A download dropped before its first byte never starts the pieces that would close it.
     response.call_on_close(export.close)

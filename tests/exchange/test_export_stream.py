@@ -8,6 +8,7 @@ word but for names): every game loaded as model objects into one document, then
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import json
 import time
@@ -710,6 +711,26 @@ def test_every_export_gives_its_connection_back(app: Flask, season: Season) -> N
         client.get(url).close()
         with app.app_context():
             assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+def test_a_download_left_half_read_and_never_closed_is_harmless(
+    app: Flask, season: Season, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As a careless client (or the benchmark's own timing) leaves it: the first piece taken,
+    # the rest never asked for, the response never closed. Pages go on working meanwhile.
+    monkeypatch.setattr(exchange, "_CHUNK", 1)
+    client = app.test_client()
+    for url in ("/settings/export.json", "/api/export.json"):
+        left = [client.get(url), client.get(url)]
+        assert [response.status_code for response in left] == [200, 200]
+        del left[0]  # collected while the other is still half read
+        gc.collect()
+        assert client.get("/standings").status_code == 200
+        del left
+        gc.collect()
+        assert client.get(url).data.count(b'"uid"') == 7
+    with app.app_context():
+        assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------
