@@ -56,21 +56,26 @@ def export_command(kind: str, season: str | None, output: str | None) -> None:
         _need_tables()
         try:
             season_id = exchange.season_of(season) if season else None
-            data = (
-                exchange.export_json(season_id).encode("utf-8")
-                if kind == "json"
-                else exchange.export_csv(season_id)
-            )
+            if kind == "csv":
+                if output is None:
+                    raise click.ClickException(_("A CSV export is a zip file: name it with -o."))
+                data = exchange.export_csv(season_id)
+                with open(output, "wb") as f:
+                    size = f.write(data)
+            else:
+                with exchange.open_export(season_id) as export:
+                    # Written out while it is read: never all the games in memory at once.
+                    chunks = (chunk.encode("utf-8") for chunk in export.json_chunks())
+                    if output is None:
+                        for chunk in chunks:
+                            click.echo(chunk, nl=False)
+                        click.echo()
+                        return
+                    with open(output, "wb") as f:
+                        size = sum(f.write(chunk) for chunk in chunks)
         except ServiceError as error:
             raise _refused(error) from error
-        if output is None:
-            if kind == "csv":
-                raise click.ClickException(_("A CSV export is a zip file: name it with -o."))
-            click.echo(data.decode("utf-8"))
-            return
-        with open(output, "wb") as f:
-            f.write(data)
-        click.echo(_("Exported to %(file)s (%(size)d bytes).", file=output, size=len(data)))
+        click.echo(_("Exported to %(file)s (%(size)d bytes).", file=output, size=size))
 
 
 @click.command("import")

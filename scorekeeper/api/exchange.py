@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, request
 from flask.typing import ResponseReturnValue
 
 from scorekeeper.rules.i18n import N_
@@ -34,11 +34,20 @@ def _season() -> int | None:
 @bp.get("/export.json")
 def export_json() -> ResponseReturnValue:
     season_id = _season()
-    document = exchange.export_document(season_id)
+    export = exchange.open_export(season_id)
     name = (
         "scorekeeper-export.json" if season_id is None else f"scorekeeper-season-{season_id}.json"
     )
-    return document, 200, {"Content-Disposition": f'inline; filename="{name}"'}
+    # Sent while it is read, from one snapshot held until the last byte (see exchange). The
+    # pieces need no request context: their connection is the export's own.
+    response = Response(
+        export.json_chunks(compact=True),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'inline; filename="{name}"'},
+    )
+    # A response dropped before its first byte never starts the pieces that would close it.
+    response.call_on_close(export.close)
+    return response
 
 
 @bp.post("/import")

@@ -19,6 +19,10 @@ standings and ratings.
 
 The CSV export is a zip with one CSV file per table, for a spreadsheet; any text cell that a
 spreadsheet would read as a formula is neutralised (see :func:`safe_cell`).
+
+An export is read in a fixed number of queries whatever the number of games, from one
+snapshot of the database, a game at a time: the JSON is sent while it is read (see
+:class:`Export`).
 """
 
 from __future__ import annotations
@@ -28,17 +32,32 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import (
+    JSON,
+    Connection,
+    CursorResult,
+    Dialect,
+    Row,
+    Select,
+    Text,
+    TypeDecorator,
+    cast,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
+from scorekeeper.jsontext import IndentedJson
 from scorekeeper.models import (
+    LARGEST_ID,
     Correction,
     Deal,
     DealResult,
@@ -48,6 +67,7 @@ from scorekeeper.models import (
     Season,
     Team,
     TeamMember,
+    rules_of,
     utcnow,
 )
 from scorekeeper.rules import (
@@ -67,7 +87,7 @@ from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings, summaries
 from .errors import Conflict, Invalid, NotFound
-from .games import TRACKED_FIELDS
+from .games import TRACKED_FIELDS, ResultView, score_deals
 
 FORMAT = "scorekeeper-export"
 VERSION = 1
@@ -83,13 +103,18 @@ DEFAULT_IMPORT_MAX_BYTES = 32 * 1024 * 1024
 
 # ---------------------------------------------------------------------------
 # Export
+#
+# The export is read as plain rows: one query per table whatever the number of games, each
+# table's rows in the order the games are written out (date, then id). A game is put
+# together from its rows as it is written out, so ten thousand games never sit in memory at
+# once, and every view can send the export while it is being read.
 
 
 def _stamp(value: datetime | None) -> str | None:
     if value is None:
         return None
     if value.tzinfo is None:  # SQLite hands back naive datetimes: they were stored in UTC
-        value = value.replace(tzinfo=UTC)
+        return value.isoformat() + "+00:00"
     return value.isoformat()
 
 
@@ -97,65 +122,213 @@ def _day(value: date | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _games(season_id: int | None) -> list[Game]:
-    query = (
-        db.select(Game)
-        .options(
-            selectinload(Game.season),
-            selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
-            selectinload(Game.deals).selectinload(Deal.results),
-            selectinload(Game.corrections),
-        )
-        .order_by(Game.played_on, Game.id)
+class _StoredJson(TypeDecorator[Any]):
+    """A JSON column of a tally, read for the export: most rows hold texts that need no parser."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        if not isinstance(value, str):  # PostgreSQL's driver reads JSON itself
+            return value
+        if value == "null":
+            return None
+        if value == "{}":
+            return {}
+        return json.loads(value)
+
+
+_GAME_ORDER = (Game.played_on, Game.id)
+# Every row carries its game's date and id: the key the games are written out in.
+_GAME_ROWS = (
+    select(
+        Game.id.label("game_id"),
+        Game.played_on,
+        Game.uid,
+        Season.name.label("season"),
+        Game.ruleset_id,
+        # As text: the rules are read once for each different text (a club has a few).
+        cast(Game.ruleset, Text).label("ruleset"),
+        Game.decks,
+        Game.first_dealer_seat,
+        Game.created_at,
+        Game.finished_at,
+        Game.abandoned_at,
+        Game.deleted_at,
     )
-    if season_id is not None:
-        query = query.where(Game.season_id == season_id)
-    return list(db.session.scalars(query))
+    .outerjoin(Season, Season.id == Game.season_id)
+    .order_by(*_GAME_ORDER)
+)
+# Outer joins: a team without players or a deal without results is still written out.
+_TEAM_ROWS = (
+    select(
+        Game.id.label("game_id"),
+        Game.played_on,
+        Team.position,
+        Team.name,
+        Player.name.label("player"),
+    )
+    .join(Team, Team.game_id == Game.id)
+    .outerjoin(TeamMember, TeamMember.team_id == Team.id)
+    .outerjoin(Player, Player.id == TeamMember.player_id)
+    .order_by(*_GAME_ORDER, Team.position, TeamMember.seat)
+)
+# What a tally is read from (models.stored_tally): every column of a result but its keys
+# and its cached score, which the export computes again with the game's rules.
+_TALLY_COLUMNS = [
+    type_coerce(column, _StoredJson()).label(column.key)
+    if isinstance(column.type, JSON)
+    else column
+    for column in DealResult.__table__.columns
+    if column.key not in ("id", "deal_id", "team_id", "position", "score")
+]
+_DEAL_ROWS = (
+    select(
+        Game.id.label("game_id"),
+        Game.played_on,
+        Deal.number,
+        Deal.version,
+        Deal.created_at,
+        Deal.updated_at,
+        DealResult.position,
+        *_TALLY_COLUMNS,
+    )
+    .join(Deal, Deal.game_id == Game.id)
+    .outerjoin(DealResult, DealResult.deal_id == Deal.id)
+    .order_by(*_GAME_ORDER, Deal.number, DealResult.position)
+)
+_CORRECTION_ROWS = (
+    select(
+        Game.id.label("game_id"),
+        Game.played_on,
+        Correction.deal_number,
+        Correction.batch,
+        Correction.team_position,
+        Correction.field,
+        Correction.old_value,
+        Correction.new_value,
+        Correction.created_at,
+        Correction.undone_at,
+    )
+    .join(Correction, Correction.game_id == Game.id)
+    .order_by(*_GAME_ORDER, Correction.id)
+)
+# Rows fetched at a time; on PostgreSQL through a server-side cursor.
+_BATCH = 1000
+# Characters of JSON handed on at a time: a few dozen games.
+_CHUNK = 64 * 1024
+# Rulesets kept read while games are written out, by the text a game keeps them as.
+_RULESETS = 64
 
 
-def result_json(result: DealResult, rules: RuleSet) -> dict[str, Any]:
+class _GameRows:
+    """One table's rows in the games' order, handed over a game at a time."""
+
+    def __init__(self, rows: Iterator[Row[Any]]) -> None:
+        self._rows = rows
+        self._next = next(rows, None)
+
+    def of(self, game: Row[Any]) -> list[Row[Any]]:
+        key = (game.played_on, game.game_id)
+        # Within one snapshot every row belongs to a game the games' query read; passing over
+        # any other keeps one stray row from holding back the rows of every later game.
+        while self._next is not None and (self._next.played_on, self._next.game_id) < key:
+            self._next = next(self._rows, None)
+        found = []
+        while self._next is not None and self._next.game_id == game.game_id:
+            found.append(self._next)
+            self._next = next(self._rows, None)
+        return found
+
+
+def _snapshot() -> Connection:
+    """A connection of the export's own, in a transaction that reads one moment of the database.
+
+    An export is written out while it is read, which takes seconds for years of games: a
+    deal, a game or a player saved meanwhile must be in it whole or not at all. Of the two
+    ways, one transaction held open for the whole export is chosen over reading every row
+    before the first byte is sent: that would hold every game's rows in memory at once, the
+    very thing the export streams to avoid. Holding it open costs little: on SQLite, in WAL
+    mode (see ``extensions``), a reader never blocks the scorer, and the snapshot is the read
+    transaction; on PostgreSQL, REPEATABLE READ gives the snapshot (READ COMMITTED would give
+    each query its own), and readers block no writer there either.
+
+    The connection is not the request's session's: Flask ends the request, and removes its
+    session, as soon as the view returns, before the first byte of a streamed response is
+    sent. An export is what is saved: whatever the session has not committed is not in it.
+    """
+    engine = db.engine
+    connection = engine.connect()
+    if engine.dialect.name == "postgresql":
+        connection.execution_options(isolation_level="REPEATABLE READ")
+    elif engine.dialect.name == "sqlite":
+        # Python's sqlite3 begins a transaction only before a write: each SELECT would read
+        # the database as it was at that moment, not as it was at the first.
+        connection.exec_driver_sql("BEGIN")
+    return connection
+
+
+def _result_json(result: ResultView) -> dict[str, Any]:
     """One team's tally of a deal in its JSON form (no name), with its score."""
-    data = result.tally().to_json()
+    data = result.tally.to_json()
     del data["name"]
-    data["score"] = score_team(rules, result.tally()).score
+    data["score"] = result.score.score
     return data
 
 
-def game_json(game: Game) -> dict[str, Any]:
-    rules = game.rules()
-    totals = [0] * len(game.teams)
-    deals = []
-    for deal in game.deals:
-        teams = [result_json(result, rules) for result in deal.results]
-        for result, data in zip(deal.results, teams, strict=True):
-            totals[result.position] += data["score"]
-        deals.append(
-            {
-                "number": deal.number,
-                "version": deal.version,
-                "created_at": _stamp(deal.created_at),
-                "updated_at": _stamp(deal.updated_at),
-                "teams": teams,
-            }
-        )
+def _game_json(
+    game: Row[Any],
+    rules: RuleSet,
+    teams: Sequence[Row[Any]],
+    deals: Sequence[Row[Any]],
+    corrections: Sequence[Row[Any]],
+) -> dict[str, Any]:
+    """One game of the export from its rows, every deal scored by the game's own rules."""
+    sides: list[dict[str, Any]] = []
+    position = None
+    for row in teams:
+        if not sides or row.position != position:
+            position = row.position
+            sides.append({"name": row.name, "players": []})
+        if row.player is not None:
+            sides[-1]["players"].append(row.player)
+    firsts: list[Row[Any]] = []
+    results: list[list[Row[Any]]] = []
+    for row in deals:
+        if not firsts or row.number != firsts[-1].number:
+            firsts.append(row)
+            results.append([])
+        if row.position is not None:
+            results[-1].append(row)
+    scored = score_deals(
+        rules,
+        [side["name"] for side in sides],
+        [(first.number, first.version, rows) for first, rows in zip(firsts, results, strict=True)],
+    )
     return {
         "uid": game.uid,
         "played_on": _day(game.played_on),
-        "season": game.season.name if game.season else None,
+        "season": game.season,
         "ruleset_id": game.ruleset_id,
-        "ruleset": game.ruleset,
+        "ruleset": json.loads(game.ruleset),
         "decks": game.decks,
         "first_dealer_seat": game.first_dealer_seat,
         "created_at": _stamp(game.created_at),
         "finished_at": _stamp(game.finished_at),
         "abandoned_at": _stamp(game.abandoned_at),
         "deleted_at": _stamp(game.deleted_at),
-        "teams": [
-            {"name": team.name, "players": [m.player.name for m in team.members]}
-            for team in game.teams
+        "teams": sides,
+        "deals": [
+            {
+                "number": deal.number,
+                "version": deal.version,
+                "created_at": _stamp(first.created_at),
+                "updated_at": _stamp(first.updated_at),
+                "teams": [_result_json(result) for result in deal.results],
+            }
+            for first, deal in zip(firsts, scored, strict=True)
         ],
-        "deals": deals,
-        "totals": totals,
+        "totals": list(scored[-1].running) if scored else [0] * len(sides),
         "corrections": [
             {
                 "deal": c.deal_number,
@@ -167,62 +340,187 @@ def game_json(game: Game) -> dict[str, Any]:
                 "created_at": _stamp(c.created_at),
                 "undone_at": _stamp(c.undone_at),
             }
-            for c in game.corrections
+            for c in corrections
         ],
     }
+
+
+class Export:
+    """An export being read, all of it from one snapshot: its header, then its games.
+
+    Opening it (:func:`open_export`) reads the header, so an unknown season is refused
+    before anything is written out; its games are read while they are written out. It holds
+    a connection until it is closed (``with``, :meth:`close`, or the end of
+    :meth:`json_chunks`).
+    """
+
+    def __init__(self, season_id: int | None) -> None:
+        self._season_id = season_id
+        self._connection = _snapshot()
+        try:
+            self.header = self._header(season_id)
+        except BaseException:
+            self.close()
+            raise
+
+    def _header(self, season_id: int | None) -> dict[str, Any]:
+        """Every top-level key of the document but "games", which comes last."""
+        read = self._connection.execute
+        seasons = select(Season.name, Season.starts_on, Season.ends_on, Season.created_at)
+        players = select(Player.name, Player.created_at).order_by(Player.id)
+        house = select(HouseRules.__table__).order_by(HouseRules.id)
+        season = None
+        if season_id is not None:
+            found = (
+                read(seasons.where(Season.id == season_id)).one_or_none()
+                if 0 < season_id <= LARGEST_ID
+                else None
+            )
+            if found is None:
+                raise NotFound.say(N_("There is no season %(id)s."), field="season", id=season_id)
+            season = found
+            in_season = Game.season_id == season_id
+            seated = (
+                select(TeamMember.player_id)
+                .join(Team, Team.id == TeamMember.team_id)
+                .join(Game, Game.id == Team.game_id)
+                .where(in_season)
+            )
+            players = players.where(Player.id.in_(seated))
+            house = house.where(HouseRules.slug.in_(select(Game.ruleset_id).where(in_season)))
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": _stamp(utcnow()),
+            "season": season.name if season else None,
+            "players": [
+                {"name": p.name, "created_at": _stamp(p.created_at)} for p in read(players)
+            ],
+            "seasons": [
+                {
+                    "name": s.name,
+                    "starts_on": _day(s.starts_on),
+                    "ends_on": _day(s.ends_on),
+                    "created_at": _stamp(s.created_at),
+                }
+                for s in ([season] if season else read(seasons.order_by(Season.id)))
+            ],
+            "house_rules": [
+                {
+                    "id": h.slug,
+                    "name": h.name,
+                    "ruleset": h.ruleset,
+                    "created_at": _stamp(h.created_at),
+                    "updated_at": _stamp(h.updated_at),
+                }
+                for h in read(house)
+            ],
+        }
+
+    def close(self) -> None:
+        """End the snapshot and give the connection back (again: nothing happens)."""
+        self._connection.close()
+
+    def __enter__(self) -> Export:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def _rows(self, query: Select[*tuple[Any, ...]]) -> CursorResult[*tuple[Any, ...]]:
+        if self._season_id is not None:
+            query = query.where(Game.season_id == self._season_id)
+        return self._connection.execute(query.execution_options(yield_per=_BATCH))
+
+    def games(self) -> Iterator[dict[str, Any]]:
+        """Every game of the export, in the order played (date, then id), one at a time."""
+        results = [
+            self._rows(_GAME_ROWS),
+            self._rows(_TEAM_ROWS),
+            self._rows(_DEAL_ROWS),
+            self._rows(_CORRECTION_ROWS),
+        ]
+        rules: dict[str, RuleSet] = {}
+        try:
+            games, *tables = results
+            teams, deals, corrections = (_GameRows(iter(rows)) for rows in tables)
+            for game in games:
+                if game.ruleset not in rules:
+                    if len(rules) >= _RULESETS:
+                        rules.clear()
+                    rules[game.ruleset] = rules_of(json.loads(game.ruleset))
+                yield _game_json(
+                    game,
+                    rules[game.ruleset],
+                    teams.of(game),
+                    deals.of(game),
+                    corrections.of(game),
+                )
+        finally:
+            for result in results:
+                result.close()
+
+    def json_chunks(self, *, compact: bool = False) -> Iterator[str]:
+        """The document as JSON text, a piece at a time: the text ``json.dumps`` would write.
+
+        As a file, ``json.dumps(document, indent=1, ensure_ascii=False)``; ``compact``, as
+        the API's JSON provider writes a returned dict: ``separators=(",", ":")``, ASCII
+        only, and a newline at the end. The export is closed after the last piece, or when
+        the pieces are dropped.
+        """
+        try:
+            yield from self._json_chunks(compact)
+        finally:
+            self.close()
+
+    def _json_chunks(self, compact: bool) -> Iterator[str]:
+        # The header is written by json.dumps with no games: "games" is the last key, so only
+        # closing brackets follow its "[]". Each game is dumped alone, at its depth.
+        dump: Callable[[dict[str, Any]], str]
+        if compact:
+            dump = partial(json.dumps, separators=(",", ":"), ensure_ascii=True)
+            head = dump({**self.header, "games": []}) + "\n"
+            first, comma, last = "[", ",", "]"
+        else:
+            head = json.dumps({**self.header, "games": []}, indent=1, ensure_ascii=False)
+            # A game is an item of a list in the document's top-level object: two deep.
+            dump = partial(IndentedJson(1, ensure_ascii=False).dumps, depth=2)
+            first, comma, last = "[\n  ", ",\n  ", "\n ]"
+        cut = head.rindex("[]")
+        pieces = [head[:cut]]
+        size = 0
+        games = 0
+        for game in self.games():
+            text = dump(game)
+            pieces += (comma if games else first, text)
+            games += 1
+            size += len(text)
+            if size >= _CHUNK:
+                yield "".join(pieces)
+                pieces, size = [], 0
+        pieces.append((last if games else "[]") + head[cut + 2 :])
+        yield "".join(pieces)
+
+
+def open_export(season_id: int | None = None) -> Export:
+    """Start an export of everything (or of one season: its games, their players and rules).
+
+    Raises NotFound for an unknown season, before anything is read of the games. Close the
+    export when done with it (``with open_export() as export``), or take every piece of
+    :meth:`Export.json_chunks`, which closes it.
+    """
+    return Export(season_id)
 
 
 def export_document(season_id: int | None = None) -> dict[str, Any]:
     """Everything (or one season: its games, their players and rules) as one JSON document."""
-    season = standings.get_season(season_id) if season_id is not None else None
-    games = _games(season_id)
-    if season is None:
-        players = list(db.session.scalars(db.select(Player).order_by(Player.id)))
-        seasons = list(db.session.scalars(db.select(Season).order_by(Season.id)))
-        house = list(db.session.scalars(db.select(HouseRules).order_by(HouseRules.id)))
-    else:
-        seen = {m.player_id for game in games for team in game.teams for m in team.members}
-        players = list(
-            db.session.scalars(db.select(Player).where(Player.id.in_(seen)).order_by(Player.id))
-        )
-        seasons = [season]
-        used = {game.ruleset_id for game in games}
-        house = list(
-            db.session.scalars(
-                db.select(HouseRules).where(HouseRules.slug.in_(used)).order_by(HouseRules.id)
-            )
-        )
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": _stamp(utcnow()),
-        "season": season.name if season else None,
-        "players": [{"name": p.name, "created_at": _stamp(p.created_at)} for p in players],
-        "seasons": [
-            {
-                "name": s.name,
-                "starts_on": _day(s.starts_on),
-                "ends_on": _day(s.ends_on),
-                "created_at": _stamp(s.created_at),
-            }
-            for s in seasons
-        ],
-        "house_rules": [
-            {
-                "id": h.slug,
-                "name": h.name,
-                "ruleset": h.ruleset,
-                "created_at": _stamp(h.created_at),
-                "updated_at": _stamp(h.updated_at),
-            }
-            for h in house
-        ],
-        "games": [game_json(game) for game in games],
-    }
+    with open_export(season_id) as export:
+        return {**export.header, "games": list(export.games())}
 
 
 def export_json(season_id: int | None = None) -> str:
-    return json.dumps(export_document(season_id), ensure_ascii=False, indent=1)
+    """The export as ``json.dumps(export_document(), ensure_ascii=False, indent=1)`` writes it."""
+    return "".join(open_export(season_id).json_chunks())
 
 
 # ---------------------------------------------------------------------------
@@ -246,22 +544,37 @@ def safe_cell(value: Any) -> Any:
     return text
 
 
-def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([safe_cell(value) for value in row])
-    # With a byte order mark, spreadsheets open the file as UTF-8 (accented names intact).
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
+class _CsvFile:
+    """One CSV file of the zip, written a row at a time straight into UTF-8 bytes."""
+
+    def __init__(self, header: Sequence[str]) -> None:
+        self.data = io.BytesIO()
+        self._text = io.TextIOWrapper(self.data, encoding="utf-8", newline="")
+        # With a byte order mark, spreadsheets open the file as UTF-8 (accented names intact).
+        self._text.write("\ufeff")
+        self._writer = csv.writer(self._text, lineterminator="\r\n")
+        self._writer.writerow(header)
+
+    def row(self, values: Iterable[Any]) -> None:
+        self._writer.writerow([safe_cell(value) for value in values])
+
+    def rows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for values in rows:
+            self.row(values)
+
+    def finish(self) -> io.BytesIO:
+        self._text.flush()
+        # The bytes stay open for the zip; closing the text would close them too.
+        self._text.detach()
+        return self.data
 
 
-def _state(game: Game) -> str:
-    if game.deleted_at is not None:
+def _state(game: Mapping[str, Any]) -> str:
+    if game["deleted_at"] is not None:
         return "deleted"
-    if game.abandoned_at is not None:
+    if game["abandoned_at"] is not None:
         return "abandoned"
-    return "finished" if game.finished_at is not None else "in play"
+    return "finished" if game["finished_at"] is not None else "in play"
 
 
 CARD_COLUMNS = [card.value for card in CardClass]
@@ -289,32 +602,49 @@ DEAL_COLUMNS = [
 
 def export_csv(season_id: int | None = None) -> bytes:
     """A zip of CSV files: players, seasons, games, teams, deals (one row per team per deal)."""
-    document = export_document(season_id)
-    games = document["games"]
-    files: dict[str, bytes] = {
-        "players.csv": _csv(
-            ["name", "created_at"], ([p["name"], p["created_at"]] for p in document["players"])
+    with open_export(season_id) as export:
+        files = _csv_files(export)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, file in files.items():
+            data = file.finish()
+            with data.getbuffer() as view:
+                archive.writestr(name, view)
+            data.close()
+    return buffer.getvalue()
+
+
+def _csv_files(export: Export) -> dict[str, _CsvFile]:
+    files = {
+        "players.csv": _CsvFile(["name", "created_at"]),
+        "seasons.csv": _CsvFile(["name", "starts_on", "ends_on"]),
+        "games.csv": _CsvFile(
+            [
+                "game",
+                "played_on",
+                "season",
+                "ruleset",
+                "ruleset_name",
+                "decks",
+                "deals",
+                "state",
+                "winner",
+                "teams",
+            ]
         ),
-        "seasons.csv": _csv(
-            ["name", "starts_on", "ends_on"],
-            ([s["name"], s["starts_on"], s["ends_on"]] for s in document["seasons"]),
+        "teams.csv": _CsvFile(["game", "played_on", "team", "team_name", "players", "total"]),
+        "deals.csv": _CsvFile(DEAL_COLUMNS),
+        "corrections.csv": _CsvFile(
+            ["game", "deal", "team", "field", "old", "new", "created_at", "undone_at"]
         ),
     }
-    states = {game.uid: _state(game) for game in _games(season_id)}
-    files["games.csv"] = _csv(
-        [
-            "game",
-            "played_on",
-            "season",
-            "ruleset",
-            "ruleset_name",
-            "decks",
-            "deals",
-            "state",
-            "winner",
-            "teams",
-        ],
-        (
+    files["players.csv"].rows([p["name"], p["created_at"]] for p in export.header["players"])
+    files["seasons.csv"].rows(
+        [s["name"], s["starts_on"], s["ends_on"]] for s in export.header["seasons"]
+    )
+    # Every game once, each written into every file it has rows in.
+    for g in export.games():
+        files["games.csv"].row(
             [
                 g["uid"],
                 g["played_on"],
@@ -323,25 +653,17 @@ def export_csv(season_id: int | None = None) -> bytes:
                 g["ruleset"].get("name", ""),
                 g["decks"],
                 len(g["deals"]),
-                states.get(g["uid"], ""),
+                _state(g),
                 _winner(g),
                 " | ".join(t["name"] for t in g["teams"]),
             ]
-            for g in games
-        ),
-    )
-    files["teams.csv"] = _csv(
-        ["game", "played_on", "team", "team_name", "players", "total"],
-        (
+        )
+        files["teams.csv"].rows(
             [g["uid"], g["played_on"], i + 1, t["name"], ", ".join(t["players"]), g["totals"][i]]
-            for g in games
             for i, t in enumerate(g["teams"])
-        ),
-    )
-    files["deals.csv"] = _csv(DEAL_COLUMNS, _deal_rows(games))
-    files["corrections.csv"] = _csv(
-        ["game", "deal", "team", "field", "old", "new", "created_at", "undone_at"],
-        (
+        )
+        files["deals.csv"].rows(_deal_rows(g))
+        files["corrections.csv"].rows(
             [
                 g["uid"],
                 c["deal"],
@@ -352,15 +674,9 @@ def export_csv(season_id: int | None = None) -> bytes:
                 c["created_at"],
                 c["undone_at"],
             ]
-            for g in games
             for c in g["corrections"]
-        ),
-    )
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
+        )
+    return files
 
 
 def _winner(game: Mapping[str, Any]) -> str:
@@ -379,30 +695,30 @@ def _cards(value: Any) -> list[Any]:
     return [value, *([None] * len(CARD_COLUMNS))]
 
 
-def _deal_rows(games: Sequence[Mapping[str, Any]]) -> Iterable[list[Any]]:
-    for g in games:
-        running = [0] * len(g["teams"])
-        for deal in g["deals"]:
-            for i, team in enumerate(deal["teams"]):
-                running[i] += team["score"]
-                yield [
-                    g["uid"],
-                    g["played_on"],
-                    g["season"],
-                    g["ruleset_id"],
-                    deal["number"],
-                    i + 1,
-                    g["teams"][i]["name"],
-                    ", ".join(g["teams"][i]["players"]),
-                    *(team[key] for key in COUNT_FIELDS),
-                    json.dumps(team["special_books"]) if team["special_books"] else "",
-                    *_cards(team["melded"]),
-                    *_cards(team["left"]),
-                    team["went_out"],
-                    team["opening_meld"],
-                    team["score"],
-                    running[i],
-                ]
+def _deal_rows(g: Mapping[str, Any]) -> Iterable[list[Any]]:
+    """A game's rows of deals.csv: one per team per deal, with the team's running total."""
+    running = [0] * len(g["teams"])
+    for deal in g["deals"]:
+        for i, team in enumerate(deal["teams"]):
+            running[i] += team["score"]
+            yield [
+                g["uid"],
+                g["played_on"],
+                g["season"],
+                g["ruleset_id"],
+                deal["number"],
+                i + 1,
+                g["teams"][i]["name"],
+                ", ".join(g["teams"][i]["players"]),
+                *(team[key] for key in COUNT_FIELDS),
+                json.dumps(team["special_books"]) if team["special_books"] else "",
+                *_cards(team["melded"]),
+                *_cards(team["left"]),
+                team["went_out"],
+                team["opening_meld"],
+                team["score"],
+                running[i],
+            ]
 
 
 # ---------------------------------------------------------------------------

@@ -308,11 +308,17 @@ def seat_order(teams: Sequence[Team] | Sequence[TeamRecord]) -> list[str]:
 
 
 # A deal as stored: its number and version, and each team's row in team order.
-_StoredDeal = tuple[int, int, Sequence[Any]]
+StoredDeal = tuple[int, int, Sequence[Any]]
 
 
-def _scored(rules: RuleSet, names: Sequence[str], stored: Sequence[_StoredDeal]) -> list[DealView]:
-    """Every deal scored by the rules, with the running totals (nothing marked corrected)."""
+def score_deals(
+    rules: RuleSet, names: Sequence[str], stored: Sequence[StoredDeal]
+) -> list[DealView]:
+    """Every deal scored by the rules, with the running totals (nothing marked corrected).
+
+    The rows are ``deal_result`` rows, model objects or plain rows alike (the export reads
+    plain rows of every game).
+    """
     running = [0] * len(names)
     deals: list[DealView] = []
     for number, version, rows in stored:
@@ -344,7 +350,7 @@ def view_game(game: Game) -> GameView:
     record = game_record(game)
     names = [team.name for team in record.teams]
     stored = [(deal.number, deal.version, deal.results) for deal in game.deals]
-    return _view(record, _scored(game.rules(), names, stored))
+    return _view(record, score_deals(game.rules(), names, stored))
 
 
 def list_games(
@@ -918,7 +924,7 @@ def read_game(game_id: int) -> GameView:
         stored: dict[int, tuple[int, int, list[Any]]] = {}
         for row in connection.execute(_DEAL_ROWS, which):
             stored.setdefault(row.number, (row.number, row.version, []))[2].append(row)
-        deals = _scored(rules_of(record.ruleset), names, list(stored.values()))
+        deals = score_deals(rules_of(record.ruleset), names, list(stored.values()))
         cache.put(key, deals)
     return _view(record, deals)
 

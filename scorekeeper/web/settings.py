@@ -7,6 +7,8 @@ by the table passcode like all writes (see :mod:`scorekeeper.auth`) and by the C
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import (
     Blueprint,
     Response,
@@ -189,7 +191,7 @@ def _season_arg() -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and 0 < int(raw) < 2**63 else None
 
 
-def _download(data: bytes, name: str, mimetype: str) -> Response:
+def _download(data: bytes | Iterable[str], name: str, mimetype: str) -> Response:
     return Response(
         data,
         mimetype=mimetype,
@@ -206,10 +208,16 @@ def _export_name(season_id: int | None, extension: str) -> str:
 def export_json() -> ResponseReturnValue:
     season_id = _season_arg()
     try:
-        data = exchange.export_json(season_id).encode("utf-8")
+        export = exchange.open_export(season_id)
     except NotFoundError:
         abort(404)
-    return _download(data, _export_name(season_id, "json"), "application/json")
+    # Sent while it is read, from one snapshot held until the last byte (see exchange). The
+    # pieces need no request context: their connection is the export's own.
+    chunks = export.json_chunks()
+    response = _download(chunks, _export_name(season_id, "json"), "application/json")
+    # A download dropped before its first byte never starts the pieces that would close it.
+    response.call_on_close(export.close)
+    return response
 
 
 @bp.get("/settings/export.zip")
