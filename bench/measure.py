@@ -217,7 +217,10 @@ def _timed(
         probe.queries = 0
         started = time.perf_counter()
         response = make()
+        # A streamed response (the export) is made while it is read: read it all, then close.
+        response.get_data()
         elapsed = time.perf_counter() - started
+        response.close()
         if response.status_code != expect:
             raise RuntimeError(
                 f"{response.request.path}: {response.status_code}, expected {expect}\n"
@@ -233,7 +236,7 @@ def _timed(
 
 def _limit(client: Any, probe: Probe, url: str, figures: PageFigures) -> None:
     probe.capture, probe.rendered, probe.limit, probe.limit_queries = True, [], [], 0
-    client.get(url)
+    client.get(url).close()
     probe.capture = False
     figures.limit, figures.limit_queries = list(probe.limit), probe.limit_queries
 
