@@ -82,7 +82,7 @@ from scorekeeper.rules import (
     score_team,
     validate_deal,
 )
-from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.i18n import N_, NP_, Template
 from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings, summaries
@@ -816,7 +816,7 @@ class _Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def fail(self, where: str, template: str, team: int | None = None, **params: Any) -> None:
+    def fail(self, where: str, template: Template, team: int | None = None, **params: Any) -> None:
         self.problems.append(Problem(team, where, template, {"where": where, **params}))
         if len(self.problems) >= MOST_PROBLEMS:
             raise _TooMany
@@ -1059,7 +1059,11 @@ class _Reader:
         if stamps["finished_at"] is not None and not finished:
             self.fail(
                 f"{where}.finished_at",
-                N_("The game is marked finished but has %(deals)d of its %(all)d deals."),
+                NP_(
+                    "The game is marked finished but has %(deals)d of its %(all)d deal.",
+                    "The game is marked finished but has %(deals)d of its %(all)d deals.",
+                    "all",
+                ),
                 deals=len(deals),
                 all=rules.deal_count,
             )
@@ -1146,7 +1150,11 @@ class _Reader:
         if len(items) > rules.deal_count:
             self.fail(
                 f"{game}.deals",
-                N_("These rules play %(deals)d deals; the file has %(given)d."),
+                NP_(
+                    "These rules play %(deals)d deal; the file has %(given)d.",
+                    "These rules play %(deals)d deals; the file has %(given)d.",
+                    "deals",
+                ),
                 deals=rules.deal_count,
                 given=len(items),
             )

@@ -21,7 +21,7 @@ from scorekeeper.messages import imported_text, say
 from scorekeeper.models import Game
 from scorekeeper.rules import PRESETS, CardClass, Cards, TallyError, TeamTally, read_teams
 from scorekeeper.rules import validate_deal as validate
-from scorekeeper.services import games
+from scorekeeper.services import exchange, games
 from scorekeeper.services.errors import Invalid
 from scorekeeper.services.exchange import Counts, ImportSummary
 from scorekeeper.services.games import TeamSpec
@@ -266,3 +266,43 @@ def test_a_hand_of_one_card(app: Flask) -> None:
     rules = replace(PRESETS["standard"], hand_cards=1)
     with app.test_request_context():
         assert rules_text.hand_and_foot_phrase(rules) == "1 card in the hand, 13 in the foot"
+
+
+@pytest.mark.parametrize(
+    ("lang", "too_many", "unfinished"),
+    [
+        (
+            "en",
+            "These rules play 1 deal; the file has 2.",
+            "The game is marked finished but has 0 of its 1 deal.",
+        ),
+        (
+            "de",
+            "Diese Regeln spielen 1 Runde; die Datei hat 2.",
+            "Die Partie ist als beendet markiert, hat aber nur 0 ihrer 1 Runde.",
+        ),
+        (
+            "fr",
+            "Ces règles se jouent en 1 tour\u00a0; le fichier en a 2.",
+            "La partie est marquée comme terminée mais n'a que 0 de ses 1 tour.",
+        ),
+    ],
+)
+def test_an_import_of_a_one_deal_game_counts_one_deal(
+    app: Flask, lang: str, too_many: str, unfinished: str
+) -> None:
+    with app.app_context():
+        game_id = games.start_game(ONE_DEAL, TEAMS).id
+        games.record_deal(game_id, GERMAN_DEAL)
+        document = exchange.export_document()
+    played = document["games"][0]
+    # One deal too many for these rules, and the same game again with no deal but finished.
+    played["deals"].append(played["deals"][0] | {"number": 2})
+    empty = played | {"uid": "0" * 32, "deals": [], "totals": [0, 0], "corrections": []}
+    document["games"].append(empty)
+    with app.test_request_context(), force_locale(lang):
+        with pytest.raises(Invalid) as refused:
+            exchange.import_document(document)
+        said = [say(problem) for problem in refused.value.problems]
+    assert any(too_many in text for text in said), said
+    assert any(unfinished in text for text in said), said
