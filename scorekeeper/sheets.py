@@ -888,7 +888,10 @@ class _Press:
         a filled sheet's CPU time, to free next to nothing. What a render leaves behind is
         collected once the collector is back on. It comes back when the last render in
         progress ends (renders of several threads overlap, hence the count), and only if it
-        was on before the first.
+        was on before the first. While others still run, a render that ends collects the
+        youngest generation itself: with the collector off nothing ages, so that is exactly
+        what was made since the pause began, and a steady stream of overlapping sheets never
+        keeps a burst's garbage alive.
         """
         with self._gc_lock:
             if self._gc_renders == 0:
@@ -900,8 +903,11 @@ class _Press:
         finally:
             with self._gc_lock:
                 self._gc_renders -= 1
-                if self._gc_renders == 0 and self._gc_was_enabled:
-                    gc.enable()
+                if self._gc_was_enabled:
+                    if self._gc_renders == 0:
+                        gc.enable()
+                    else:
+                        gc.collect(0)
 
 
 press = _Press()

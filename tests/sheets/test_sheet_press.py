@@ -11,6 +11,7 @@ import os
 import subprocess
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
@@ -353,6 +354,25 @@ def test_gc_comes_back_when_the_last_of_overlapping_renders_ends(
     for thread in threads:
         thread.join(30)
     assert seen == {"after first": False, "second still in": False}
+    assert gc.isenabled()
+
+
+def test_a_render_ending_while_another_runs_frees_its_garbage(
+    press: sheets._Press, gc_on: None
+) -> None:
+    """Overlapping sheets must not keep the collector off for a whole burst of printing."""
+
+    class Box:
+        other: Box
+
+    with press.gc_paused():  # another thread's render, still running
+        with press.gc_paused():
+            first, second = Box(), Box()
+            first.other, second.other = second, first  # a cycle, as WeasyPrint's boxes make
+            gone = weakref.ref(first)
+            del first, second
+        assert gone() is None
+        assert not gc.isenabled()
     assert gc.isenabled()
 
 
