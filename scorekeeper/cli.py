@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import click
@@ -71,8 +72,16 @@ def export_command(kind: str, season: str | None, output: str | None) -> None:
                             click.echo(chunk, nl=False)
                         click.echo()
                         return
-                    with open(output, "wb") as f:
-                        size = sum(f.write(chunk) for chunk in chunks)
+                    # Into a file beside it, renamed when complete: a failure halfway
+                    # leaves the earlier export under that name as it was.
+                    partial = f"{output}.partial"
+                    try:
+                        with open(partial, "wb") as f:
+                            size = sum(f.write(chunk) for chunk in chunks)
+                        os.replace(partial, output)
+                    finally:
+                        if os.path.exists(partial):
+                            os.remove(partial)
         except ServiceError as error:
             raise _refused(error) from error
         click.echo(_("Exported to %(file)s (%(size)d bytes).", file=output, size=size))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,27 @@ def test_restore_refuses_a_file_that_is_not_a_backup(
     missing = runner.invoke(args=["restore", "no-such-backup.sqlite", "--yes"])
     assert missing.exit_code != 0 and "There is no backup called" in missing.output
     assert table_counts(app) == before
+
+
+def test_an_export_that_fails_halfway_leaves_the_earlier_file_as_it_was(
+    app: Flask,
+    runner: FlaskCliRunner,
+    season: Season,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scorekeeper.services import exchange
+
+    out = tmp_path / "all.json"
+    assert runner.invoke(args=["export", "-o", str(out)]).exit_code == 0
+    earlier = out.read_bytes()
+
+    def broken(self: exchange.Export, **_: object) -> Iterator[str]:
+        yield '{"format": "scorekeeper-export",'
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(exchange.Export, "json_chunks", broken)
+    result = runner.invoke(args=["export", "-o", str(out)])
+    assert result.exit_code != 0
+    assert out.read_bytes() == earlier
+    assert not list(tmp_path.glob("all.json*.partial"))
