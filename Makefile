@@ -4,9 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system-packages test-packages run db test test-sqlite test-pg lint fmt clean demo translations messages bench
+.PHONY: setup bytecode system-packages test-packages run db test test-sqlite test-pg lint fmt clean demo translations messages bench
 
-setup: system-packages $(STAMP) translations
+setup: system-packages $(STAMP) translations bytecode
 
 system-packages:
 	@scripts/system-packages.sh
@@ -20,6 +20,12 @@ $(STAMP): pyproject.toml | system-packages
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev,postgresql]'
 	@touch $@
+
+# The app's modules compiled once, as an installed package's are: the server then starts
+# without compiling its sources, even where PYTHONDONTWRITEBYTECODE is set. Cheap when
+# nothing changed (only modules newer than their bytecode are compiled).
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q scorekeeper
 
 # Translations: the .po catalogues are the source; the .mo files the app reads are built
 # from them (and git-ignored), so a fresh clone gets them with `make setup`/`run`/`test`.
