@@ -205,7 +205,8 @@ def record_deal(game_id: int) -> ResponseReturnValue:
         raise Malformed(problems)
     game = games.load_game(game_id)
     tallies = games.read_tallies(game, _team_entries(data["teams"]))
-    number = games.record_deal(game_id, tallies).number
+    number = len(game.deals) + 1
+    games.record_deal(game_id, tallies, number)
     location = url_for(".get_deal", game_id=game_id, number=number)
     return _deal_of(game_id, number), 201, {"Location": location}
 

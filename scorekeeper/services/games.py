@@ -13,7 +13,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import Integer, bindparam, func, inspect, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import joinedload, lazyload, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 from sqlalchemy.orm.util import identity_key
 
@@ -79,8 +79,11 @@ class TeamSpec:
 _LOADED = frozenset({"teams", "deals", "corrections", "season"})
 
 
-def load_game(game_id: int) -> Game:
+def load_game(game_id: int, *, corrections: bool = True) -> Game:
     """The game with its teams, players, deals and corrections, in a fixed number of queries.
+
+    ``corrections=False`` leaves the correction log to be read if it is ever touched: saving
+    a new deal never does.
 
     A page reads the game, then hands its id to a service that reads it again. Within one
     transaction the second reading would return the very same snapshot, so a game this
@@ -89,8 +92,9 @@ def load_game(game_id: int) -> Game:
     """
     if not 0 < game_id <= LARGEST_ID:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
+    needed = _LOADED if corrections else _LOADED - {"corrections"}
     held = db.session.identity_map.get(identity_key(Game, game_id))
-    if held is not None and not (_LOADED & inspect(held).unloaded) and held.deleted_at is None:
+    if held is not None and not (needed & inspect(held).unloaded) and held.deleted_at is None:
         return held
     # The few teams, members and players come in the game's own row set (one query); the
     # deals, their results and the corrections in one query each.
@@ -101,7 +105,7 @@ def load_game(game_id: int) -> Game:
             .options(
                 joinedload(Game.teams).joinedload(Team.members).joinedload(TeamMember.player),
                 selectinload(Game.deals).selectinload(Deal.results),
-                selectinload(Game.corrections),
+                selectinload(Game.corrections) if corrections else lazyload(Game.corrections),
                 joinedload(Game.season),
             )
         )
@@ -585,12 +589,22 @@ def _check(game: Game, rules: RuleSet, number: int, tallies: Sequence[TeamTally]
         raise Invalid(problems)
 
 
-def record_deal(game_id: int, tallies: Sequence[TeamTally]) -> Deal:
-    """Save the next deal of a game, all teams at once, only if the whole deal is possible."""
-    game = load_game(game_id)
+def record_deal(game_id: int, tallies: Sequence[TeamTally], number: int | None = None) -> Deal:
+    """Save the next deal of a game, all teams at once, only if the whole deal is possible.
+
+    ``number`` is the deal the entries were made for, when the caller knows it: if another
+    tablet saved that deal first, these entries are refused rather than saved as the next one.
+    """
+    game = load_game(game_id, corrections=False)
     rules = game.rules()
     if game.abandoned_at is not None:
         raise Conflict.say(N_("This game was abandoned; restore it to go on."), field="game")
+    if number is not None and number != len(game.deals) + 1:
+        raise Conflict.say(
+            N_("Someone else entered deal %(deal)d just now; nothing was saved."),
+            field="game",
+            deal=number,
+        )
     number = len(game.deals) + 1
     if number > rules.deal_count:
         raise Conflict.say(

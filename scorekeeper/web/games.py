@@ -294,7 +294,7 @@ def new_deal(game_id: int) -> ResponseReturnValue:
         form.add_problems(problems)
         return _render_deal(view, form, 400)
     try:
-        deal = service.record_deal(game_id, tallies)
+        service.record_deal(game_id, tallies, number)
     except Conflict as error:
         db.session.rollback()
         now = service.read_game(game_id)
@@ -306,8 +306,8 @@ def new_deal(game_id: int) -> ResponseReturnValue:
     except ServiceError as error:
         form.add_problems(error.problems)
         return _render_deal(view, form, error.status)
-    flash(_("Deal %(deal)d saved.", deal=deal.number))
-    return redirect(url_for("games.show", game_id=game_id, _anchor=f"deal-{deal.number}"))
+    flash(_("Deal %(deal)d saved.", deal=number))
+    return redirect(url_for("games.show", game_id=game_id, _anchor=f"deal-{number}"))
 
 
 def _whole(text: str) -> int | None:

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 from flask import Flask
+from sqlalchemy import event
 from svc_support import (
     fresh_game,
     going_out,
@@ -101,6 +102,43 @@ def test_a_tie_has_no_winner(ctx: Flask) -> None:
     assert view.totals[0] == view.totals[1]
     assert view.leaders == [0, 1]
     assert view.winner is None
+
+
+def test_entries_made_for_a_deal_another_tablet_saved_first_are_refused(ctx: Flask) -> None:
+    game_id = standard_game()
+    play(game_id, 1)
+
+    # The form was opened for deal 1; deal 1 is in now, so these entries are not deal 2.
+    error = refused(Conflict, lambda: games.record_deal(game_id, standard_deal(), 1), status=409)
+
+    assert error.problems[0].field == "game"
+    assert error.problems[0].params == {"deal": 1}
+    assert games.record_deal(game_id, standard_deal(), 2).number == 2
+
+
+def test_saving_a_deal_does_not_read_the_correction_log(ctx: Flask) -> None:
+    game_id = standard_game()
+    play(game_id, 1)
+    deal = games.load_game(game_id).deals[0]
+    games.correct_deal(
+        game_id, 1, deal.version, [standard_deal()[0], staying(melded=Cards(points=300))]
+    )
+    db.session.expire_all()
+    queries: list[str] = []
+
+    def count(*args: object) -> None:
+        queries.append(str(args[2]))
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        games.record_deal(game_id, standard_deal(), 2)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+
+    assert queries
+    assert not [query for query in queries if "FROM correction" in query]
+    # The log is still whole, read when it is asked for.
+    assert len(games.load_game(game_id).corrections) == 1
 
 
 def test_a_fifth_deal_is_a_conflict_and_stores_nothing(ctx: Flask) -> None:
