@@ -11,11 +11,10 @@ from flask import Flask
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from i18n_support import GERMAN_DEAL, LANGUAGES, TRANSLATIONS
+from i18n_support import GERMAN_DEAL, LANGUAGES, ONE_DEAL, TEAMS, TRANSLATIONS
 
 from scorekeeper import sheets
 from scorekeeper.services import games, players
-from scorekeeper.services.games import TeamSpec
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +48,7 @@ def game_id(app: Flask) -> int:
         season = players.create_season("Winter", date(2026, 11, 1), date(2027, 2, 28))
         game = games.start_game(
             "standard",
-            [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])],
+            TEAMS,
             season_id=season.id,
             played_on=date(2026, 11, 29),
         )
@@ -63,4 +62,13 @@ def finished_game_id(app: Flask, game_id: int) -> int:
     with app.app_context():
         for _ in range(3):
             games.record_deal(game_id, GERMAN_DEAL)
+        return game_id
+
+
+@pytest.fixture
+def one_deal_game_id(app: Flask) -> int:
+    """A game of one deal (`ONE_DEAL`) with that deal, the German seed's, entered: it is over."""
+    with app.app_context():
+        game_id = games.start_game(ONE_DEAL, TEAMS).id
+        games.record_deal(game_id, GERMAN_DEAL)
         return game_id

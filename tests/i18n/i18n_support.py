@@ -1,4 +1,4 @@
-"""Helpers of the translation tests: the catalogues, page text, and the words of each language."""
+"""Helpers of the translation tests: catalogues, page text, the words of each language, games."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.rules import PRESETS, Cards, TeamTally
+from scorekeeper.services.games import TeamSpec
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 # English is the source language: its catalogue may leave every text as written.
@@ -119,3 +120,9 @@ GERMAN_DEAL = [
     ),
     TeamTally(clean_books=1, red_threes=1, melded=Cards(points=220), left=Cards(points=205)),
 ]
+
+# The two teams of every game these tests start.
+TEAMS = [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])]
+# Standard rules cut to their first deal, so that every count of deals is a count of one.
+_STANDARD = PRESETS["standard"].to_dict()
+ONE_DEAL = _STANDARD | {"id": "one-deal", "name": "One deal", "deals": _STANDARD["deals"][:1]}

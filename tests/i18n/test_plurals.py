@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
-from i18n_support import GERMAN_DEAL, visible_text
+from i18n_support import GERMAN_DEAL, ONE_DEAL, TEAMS, visible_text
 
 from scorekeeper.extensions import db
 from scorekeeper.messages import imported_text, say
@@ -26,10 +26,6 @@ from scorekeeper.services.errors import Invalid
 from scorekeeper.services.exchange import Counts, ImportSummary
 from scorekeeper.services.games import TeamSpec
 from scorekeeper.web import rules_text
-
-TEAMS = [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])]
-STANDARD = PRESETS["standard"].to_dict()
-ONE_DEAL = STANDARD | {"id": "one-deal", "name": "One deal", "deals": STANDARD["deals"][:1]}
 
 
 def page(client: FlaskClient, url: str, lang: str) -> str:
@@ -122,14 +118,11 @@ def test_a_game_of_one_deal_counts_one_deal(
     ],
 )
 def test_a_deal_past_the_only_one_is_refused_in_the_singular(
-    app: Flask, client: FlaskClient, lang: str, refusal: str
+    client: FlaskClient, one_deal_game_id: int, lang: str, refusal: str
 ) -> None:
-    with app.app_context():
-        game_id = games.start_game(ONE_DEAL, TEAMS).id
-        games.record_deal(game_id, GERMAN_DEAL)
     deal = [t.to_json() for t in GERMAN_DEAL]
     response = client.post(
-        f"/api/games/{game_id}/deals",
+        f"/api/games/{one_deal_game_id}/deals",
         json={"teams": deal},
         headers={"Accept-Language": lang},
     )
@@ -288,12 +281,11 @@ def test_a_hand_of_one_card(app: Flask) -> None:
         ),
     ],
 )
+@pytest.mark.usefixtures("one_deal_game_id")
 def test_an_import_of_a_one_deal_game_counts_one_deal(
     app: Flask, lang: str, too_many: str, unfinished: str
 ) -> None:
     with app.app_context():
-        game_id = games.start_game(ONE_DEAL, TEAMS).id
-        games.record_deal(game_id, GERMAN_DEAL)
         document = exchange.export_document()
     played = document["games"][0]
     # One deal too many for these rules, and the same game again with no deal but finished.

@@ -8,12 +8,10 @@ import tempfile
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from i18n_support import LANGUAGES, TRANSLATED, leftover_english
+from i18n_support import LANGUAGES, ONE_DEAL, TEAMS, TRANSLATED, leftover_english
 
 from scorekeeper import sheets
-from scorekeeper.rules import PRESETS
 from scorekeeper.services import games
-from scorekeeper.services.games import TeamSpec
 
 # What a blank standard sheet must say in each language (docs/glossary/<lang>.md).
 BLANK_WORDS = {
@@ -159,11 +157,8 @@ ONE_DEAL_STATUS = {
 def test_a_sheet_of_a_one_deal_game_counts_one_deal(
     app: Flask, client: FlaskClient, lang: str
 ) -> None:
-    standard = PRESETS["standard"].to_dict()
-    one_deal = standard | {"id": "one-deal", "name": "One deal", "deals": standard["deals"][:1]}
-    teams = [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])]
     with app.app_context():
-        game_id = games.start_game(one_deal, teams).id
+        game_id = games.start_game(ONE_DEAL, TEAMS).id
     in_play, abandoned = ONE_DEAL_STATUS[lang]
     assert spaced(in_play) in pdf_text(pdf(client, f"/games/{game_id}/sheet.pdf", lang=lang))
     with app.app_context():
