@@ -31,6 +31,7 @@ import csv
 import io
 import json
 import re
+import sqlite3
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -259,13 +260,29 @@ def _snapshot() -> Connection:
     """
     engine = db.engine
     connection = engine.connect()
-    if engine.dialect.name == "postgresql":
-        connection.execution_options(isolation_level="REPEATABLE READ")
-    elif engine.dialect.name == "sqlite":
-        # Python's sqlite3 begins a transaction only before a write: each SELECT would read
-        # the database as it was at that moment, not as it was at the first.
-        connection.exec_driver_sql("BEGIN")
+    try:
+        if engine.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="REPEATABLE READ")
+        elif engine.dialect.name == "sqlite" and not _in_transaction(connection):
+            # Python's sqlite3 begins a transaction only before a write: each SELECT would read
+            # the database as it was at that moment, not as it was at the first.
+            connection.exec_driver_sql("BEGIN")
+    except BaseException:
+        # Nobody else holds the connection yet: given back here, or never.
+        connection.close()
+        raise
     return connection
+
+
+def _in_transaction(connection: Connection) -> bool:
+    """Whether SQLite already has a transaction open on the connection: then it is the snapshot.
+
+    A second BEGIN would fail ("cannot start a transaction within a transaction"), as it
+    would on a sqlite3 connection opened with ``autocommit=False`` (Python 3.12), which is
+    always in one. Only sqlite3 tells; with any other driver BEGIN is sent as before.
+    """
+    dbapi_connection = connection.connection.dbapi_connection
+    return isinstance(dbapi_connection, sqlite3.Connection) and dbapi_connection.in_transaction
 
 
 def _result_json(result: ResultView) -> dict[str, Any]:
