@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import json
 import mimetypes
 import os
@@ -798,7 +799,7 @@ def _cell(line: _Line, tally: TeamTally, score: TeamScore, corrected: bool) -> C
 def _render_pdf(template: str, layout: Layout | None, **context: Any) -> bytes:
     """Render ``template`` to PDF bytes; a sheet with a ``layout`` always fits one page."""
     fetcher = _static_fetcher()
-    stylesheet = os.path.join(current_app.static_folder or "", "css", "sheet.css")
+    stylesheet = _stylesheet()
     with press.gc_paused():
         for _attempt in range(6):
             html = render_template(template, layout=layout, **context)
@@ -838,17 +839,46 @@ class _Press:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._css: Any = None
-        self._css_key: tuple[str, int] | None = None
+        self._css_key: str | None = None
         self._font_config: Any = None
+        # What the stylesheet file held when last read: its stat, its digest and its bytes.
+        # Its own lock: a warm cached sheet asks for the key and must not wait for a render.
+        self._source_lock = threading.Lock()
+        self._source: tuple[tuple[str, int, int, int, int], str, bytes] | None = None
         self.css_parses = 0  # how many times the stylesheet was parsed, for the tests
         self._gc_lock = threading.Lock()
         self._gc_renders = 0
         self._gc_was_enabled = False
 
+    def _read(self, stylesheet: str) -> tuple[str, bytes]:
+        """The stylesheet's content digest and bytes, read again only when its stat changed.
+
+        The modification time alone misses an edit made within the same tick of a coarse
+        clock, or a copy that keeps the old time (``cp -p``, an unpacked archive). The size,
+        the inode (a file renamed into place) and the change time (set by the system on every
+        write; no tool sets it back) catch those; a stat costs microseconds, so the warm
+        cached sheet stays fast. The digest, not the stat, says whether the content changed:
+        a file only touched keeps its parsed stylesheet and its cached sheets.
+        """
+        status = os.stat(stylesheet)
+        stat = (stylesheet, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
+        with self._source_lock:
+            if self._source is None or self._source[0] != stat:
+                with open(stylesheet, "rb") as file:
+                    data = file.read()
+                # Written while read, the bytes may be newer than the stat: the next call
+                # sees a new stat and reads (and hashes) the file again.
+                self._source = (stat, hashlib.sha256(data).hexdigest(), data)
+            return self._source[1], self._source[2]
+
+    def css_key(self, stylesheet: str) -> str:
+        """A fingerprint of the stylesheet's content: an edit to the file gives a new one."""
+        return self._read(stylesheet)[0]
+
     def _parts(self, stylesheet: str) -> tuple[Any, Any]:
         """The parsed stylesheet and its font configuration; called with the lock held."""
-        # Keyed by the file's change time too: an edited sheet.css shows without a restart.
-        key = (stylesheet, os.stat(stylesheet).st_mtime_ns)
+        # Keyed by the file's content: an edited sheet.css shows without a restart.
+        key, data = self._read(stylesheet)
         if self._css_key != key:
             # Imported here: WeasyPrint takes most of a second to import.
             from weasyprint import CSS  # type: ignore[import-untyped]
@@ -857,7 +887,11 @@ class _Press:
             if self._font_config is None:
                 self._font_config = FontConfiguration()
             # WeasyPrint wants the stylesheets of a document parsed with its font configuration.
-            self._css = CSS(filename=stylesheet, font_config=self._font_config)
+            # Parsed from the very bytes the key was made of, with the file's own base URL,
+            # as WeasyPrint reads a file given by name.
+            self._css = CSS(
+                file_obj=io.BytesIO(data), base_url=stylesheet, font_config=self._font_config
+            )
             self._css_key = key
             self.css_parses += 1
         return self._css, self._font_config
@@ -911,6 +945,11 @@ class _Press:
 
 
 press = _Press()
+
+
+def _stylesheet() -> str:
+    """The path of the sheets' stylesheet, ``css/sheet.css`` in the app's static folder."""
+    return os.path.join(current_app.static_folder or "", "css", "sheet.css")
 
 
 def _static_fetcher() -> Any:
@@ -1009,12 +1048,16 @@ def rules_hash(rules: RuleSet) -> str:
 
 def blank_sheet_pdf(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] = ()) -> bytes:
     """The blank sheet as a PDF, from the cache when these exact options were printed before."""
-    key = (rules_hash(rules), teams, paper.id, tuple(names), str(get_locale()))
+    # With the stylesheet's key: a sheet printed before sheet.css was edited is not served.
+    css = press.css_key(_stylesheet())
+    key = (rules_hash(rules), teams, paper.id, tuple(names), str(get_locale()), css)
     pdf = blank_cache.get(key)
     if pdf is None:
         sheet = blank_sheet(rules, teams, paper, names)
         pdf = _render_pdf("sheets/score.html", sheet.layout, sheet=sheet)
-        blank_cache.put(key, pdf)
+        # A stylesheet edited during the render may have printed this one: not kept.
+        if press.css_key(_stylesheet()) == css:
+            blank_cache.put(key, pdf)
     return pdf
 
 

@@ -19,7 +19,7 @@ from scorekeeper.services.errors import Malformed
 from . import bp
 from .errors import LARGEST_ID
 from .inputs import json_body
-from .openapi import INT, TEXT, _tally_properties, describe, obj, ok, operation, ref
+from .openapi import INT, JSON, TEXT, _tally_properties, describe, obj, ok, operation, ref
 
 
 def _season() -> int | None:
@@ -202,7 +202,14 @@ describe(
         "/api/export.json": {
             "get": operation(
                 "Export everything (or one season) as one JSON document, for import elsewhere.",
-                {"200": ok("The export.", "ExportDocument")},
+                {
+                    "200": ok("The export.", "ExportDocument"),
+                    "409": {
+                        "description": "A game's stored rules are damaged and cannot be read; "
+                        "nothing was exported (refused before the first byte).",
+                        "content": {JSON: {"schema": ref("Errors")}},
+                    },
+                },
                 ("400", "404"),
                 parameters=[
                     {

@@ -31,6 +31,7 @@ import csv
 import io
 import json
 import re
+import sqlite3
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     cast,
+    func,
     select,
     type_coerce,
     update,
@@ -213,6 +215,18 @@ _CORRECTION_ROWS = (
     .join(Correction, Correction.game_id == Game.id)
     .order_by(*_GAME_ORDER, Correction.id)
 )
+# Every different copy of the rules the games keep, once, with the first game keeping it.
+_RULESET_TEXT = cast(Game.ruleset, Text)
+_RULESETS_KEPT = (
+    select(
+        _RULESET_TEXT.label("ruleset"),
+        func.min(Game.id).label("game_id"),
+        func.count().label("games"),
+        func.min(Game.ruleset_id).label("ruleset_id"),
+    )
+    .group_by(_RULESET_TEXT)
+    .order_by(func.min(Game.id))
+)
 # Rows fetched at a time; on PostgreSQL through a server-side cursor.
 _BATCH = 1000
 # Characters of JSON handed on at a time: a few dozen games.
@@ -259,13 +273,34 @@ def _snapshot() -> Connection:
     """
     engine = db.engine
     connection = engine.connect()
-    if engine.dialect.name == "postgresql":
-        connection.execution_options(isolation_level="REPEATABLE READ")
-    elif engine.dialect.name == "sqlite":
-        # Python's sqlite3 begins a transaction only before a write: each SELECT would read
-        # the database as it was at that moment, not as it was at the first.
-        connection.exec_driver_sql("BEGIN")
+    try:
+        if engine.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="REPEATABLE READ")
+        elif engine.dialect.name == "sqlite" and not _in_transaction(connection):
+            # Python's sqlite3 begins a transaction only before a write: each SELECT would read
+            # the database as it was at that moment, not as it was at the first.
+            connection.exec_driver_sql("BEGIN")
+    except BaseException:
+        # Nobody else holds the connection yet: given back here, or never.
+        connection.close()
+        raise
     return connection
+
+
+def _in_transaction(connection: Connection) -> bool:
+    """Whether SQLite already has a transaction open on the connection: then it is the snapshot.
+
+    A second BEGIN would fail ("cannot start a transaction within a transaction"), as it
+    would on a sqlite3 connection opened with ``autocommit=False`` (Python 3.12), which is
+    always in one. Only sqlite3 tells; with any other driver BEGIN is sent as before.
+    """
+    dbapi_connection = connection.connection.dbapi_connection
+    return isinstance(dbapi_connection, sqlite3.Connection) and dbapi_connection.in_transaction
+
+
+def _readable_rules(text: str) -> RuleSet:
+    """A game's rules from the text of its copy; a ValueError when it is damaged."""
+    return rules_of(json.loads(text))
 
 
 def _result_json(result: ResultView) -> dict[str, Any]:
@@ -348,10 +383,10 @@ def _game_json(
 class Export:
     """An export being read, all of it from one snapshot: its header, then its games.
 
-    Opening it (:func:`open_export`) reads the header, so an unknown season is refused
-    before anything is written out; its games are read while they are written out. It holds
-    a connection until it is closed (``with``, :meth:`close`, or the end of
-    :meth:`json_chunks`).
+    Opening it (:func:`open_export`) reads the header and every copy of the rules its games
+    keep, so an unknown season or damaged rules are refused before anything is written out;
+    its games are read while they are written out. It holds a connection until it is closed
+    (``with``, :meth:`close`, or the end of :meth:`json_chunks`).
     """
 
     def __init__(self, season_id: int | None) -> None:
@@ -359,9 +394,42 @@ class Export:
         self._connection = _snapshot()
         try:
             self.header = self._header(season_id)
+            self._check_rules()
         except BaseException:
             self.close()
             raise
+
+    def _check_rules(self) -> None:
+        """Read every copy of the rules the exported games keep: one that cannot be read is
+        refused now, before anything is written out, not halfway through the games.
+
+        The games are scored again with their rules as they are written out; a download cut
+        short by a damaged copy would look like a whole one that merely ended early.
+        """
+        query = _RULESETS_KEPT
+        if self._season_id is not None:
+            query = query.where(Game.season_id == self._season_id)
+        problems = []
+        for kept in self._connection.execute(query):
+            try:
+                _readable_rules(kept.ruleset)
+            except (ValueError, TypeError):  # not JSON, or not rules this app can read
+                problems.append(
+                    Problem(
+                        None,
+                        "",
+                        NP_(
+                            "The rules kept with game %(game)d (%(ruleset)s) are damaged and "
+                            "cannot be read; the export needs them to score its deals.",
+                            "The rules kept with %(count)d games (%(ruleset)s, the first of "
+                            "them game %(game)d) are damaged and cannot be read; the export "
+                            "needs them to score their deals.",
+                        ),
+                        {"ruleset": kept.ruleset_id, "game": kept.game_id, "count": kept.games},
+                    )
+                )
+        if problems:
+            raise Conflict(problems)
 
     def _header(self, season_id: int | None) -> dict[str, Any]:
         """Every top-level key of the document but "games", which comes last."""
@@ -448,7 +516,7 @@ class Export:
                 if game.ruleset not in rules:
                     if len(rules) >= _RULESETS:
                         rules.clear()
-                    rules[game.ruleset] = rules_of(json.loads(game.ruleset))
+                    rules[game.ruleset] = _readable_rules(game.ruleset)
                 yield _game_json(
                     game,
                     rules[game.ruleset],
@@ -505,7 +573,8 @@ class Export:
 def open_export(season_id: int | None = None) -> Export:
     """Start an export of everything (or of one season: its games, their players and rules).
 
-    Raises NotFound for an unknown season, before anything is read of the games. Close the
+    Raises NotFound for an unknown season, before anything is read of the games, and
+    Conflict when a game's copy of its rules cannot be read (see ``_check_rules``). Close the
     export when done with it (``with open_export() as export``), or take every piece of
     :meth:`Export.json_chunks`, which closes it.
     """

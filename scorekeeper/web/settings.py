@@ -204,6 +204,12 @@ def _export_name(season_id: int | None, extension: str) -> str:
     return f"scorekeeper-{scope}.{extension}"
 
 
+def _export_refused(error: ServiceError) -> ResponseReturnValue:
+    """The settings page saying why there is no download (refused before its first byte)."""
+    _flash_problems(_("Nothing was exported."), error)
+    return _page(PasscodeForm(), error.status)
+
+
 @bp.get("/settings/export.json")
 def export_json() -> ResponseReturnValue:
     season_id = _season_arg()
@@ -211,6 +217,8 @@ def export_json() -> ResponseReturnValue:
         export = exchange.open_export(season_id)
     except NotFoundError:
         abort(404)
+    except ServiceError as error:
+        return _export_refused(error)
     # Sent while it is read, from one snapshot held until the last byte (see exchange). The
     # pieces need no request context: their connection is the export's own.
     chunks = export.json_chunks()
@@ -227,6 +235,8 @@ def export_csv() -> ResponseReturnValue:
         data = exchange.export_csv(season_id)
     except NotFoundError:
         abort(404)
+    except ServiceError as error:
+        return _export_refused(error)
     return _download(data, _export_name(season_id, "csv.zip"), "application/zip")
 
 

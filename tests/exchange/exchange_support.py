@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -86,3 +87,29 @@ def standings_facts(app: Flask) -> dict[str, Any]:
                 },
             }
         return facts
+
+
+def stored_rules(app: Flask, game_id: int) -> str:
+    with app.app_context():
+        found: str = db.session.execute(
+            text("SELECT CAST(ruleset AS TEXT) FROM game WHERE id = :id"), {"id": game_id}
+        ).scalar_one()
+    return found
+
+
+def damage(app: Flask, game_ids: list[int], how: str) -> None:
+    """Write damaged rules over the games' own copy, straight into the database."""
+    good = json.loads(stored_rules(app, game_ids[0]))
+    if how == "not JSON":
+        broken = json.dumps(good)[:40]
+    elif how == "not an object":
+        broken = json.dumps(["standard"])
+    else:  # JSON, but not rules this app can play
+        broken = json.dumps({**good, "min_players": "many"})
+    with app.app_context():
+        for game_id in game_ids:
+            db.session.execute(
+                text("UPDATE game SET ruleset = :ruleset WHERE id = :id"),
+                {"ruleset": broken, "id": game_id},
+            )
+        db.session.commit()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from api_support import DOC, Api
-from exchange_support import close, fresh_app, standings_facts, table_counts
+from exchange_support import close, damage, fresh_app, standings_facts, table_counts
 from flask import Flask
 from flask.testing import FlaskClient
 from standings_support import Season
@@ -113,6 +113,8 @@ def test_every_documented_answer_of_export_and_import_is_given(
     api.post("/api/import", data="x", content_type="text/plain")
     app.config["IMPORT_MAX_BYTES"] = 10
     api.post("/api/import", {"format": "scorekeeper-export"})
+    damage(app, [season.g6], "not rules")
+    api.get("/api/export.json")  # 409: a game's rules cannot be read
     assert {seen for seen in api.seen if seen[0] in EXCHANGE_PATHS} == documented(EXCHANGE_PATHS)
 
 

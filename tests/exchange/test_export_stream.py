@@ -25,6 +25,7 @@ from flask import Flask
 from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import event
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import selectinload
 from standings_support import OUT_STD, STAY_A, STAY_B, Season
 
@@ -711,6 +712,51 @@ def test_every_export_gives_its_connection_back(app: Flask, season: Season) -> N
         client.get(url).close()
         with app.app_context():
             assert db.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+
+
+def test_a_failure_after_connecting_gives_the_connection_back(
+    app: Flask, season: Season, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("injected")
+
+    # What the snapshot does once connected: BEGIN on SQLite, its isolation on PostgreSQL.
+    monkeypatch.setattr(Connection, "exec_driver_sql", broken)
+    monkeypatch.setattr(Connection, "execution_options", broken)
+    with app.app_context():
+        pool = db.engine.pool
+        before = pool.checkedout()  # type: ignore[attr-defined]
+        with pytest.raises(RuntimeError, match="injected") as failed:
+            exchange.open_export()
+        # Closed, not left to the garbage collector: the error still holds the frame that
+        # held the connection, as an error report or a debugger would.
+        assert failed.value.__traceback__ is not None
+        assert pool.checkedout() == before  # type: ignore[attr-defined]
+
+
+@pytest.mark.sqlite_only(reason="the DBAPI connection's own transaction is sqlite3's")
+def test_a_connection_already_in_a_transaction_keeps_it_as_the_snapshot(
+    app: Flask, season: Season, writer: Flask
+) -> None:
+    def begun(dbapi_connection: Any, *_args: Any) -> None:
+        dbapi_connection.execute("BEGIN")
+
+    with app.app_context():
+        before = exchange.export_document()
+        engine = db.engine
+        # Every connection handed out already in a transaction, as sqlite3 leaves one opened
+        # with autocommit=False: a second BEGIN would be refused.
+        event.listen(engine, "checkout", begun)
+        try:
+            export = exchange.open_export()
+        finally:
+            event.remove(engine, "checkout", begun)
+        play_meanwhile(writer, season)
+        text = "".join(export.json_chunks())
+        read_back(text)
+        assert text == file_text(stamped(before, text))
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert len(exchange.export_document()["games"]) == len(before["games"]) + 1
 
 
 def test_a_download_left_half_read_and_never_closed_is_harmless(

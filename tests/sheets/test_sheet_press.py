@@ -31,6 +31,9 @@ STYLESHEET_LINK = '<link rel="stylesheet" href="/static/css/sheet.css">'
 A4 = (595.28, 841.89)
 MM = 72 / 25.4
 BLUE, RED = (0, 0, 255), (255, 0, 0)
+# The page's background in sheet.css (the rule for html), and the same turned red.
+PAGE_WHITE = "color: #000;\n  background: #fff;"
+PAGE_RED = "color: #000;\n  background: #f00;"
 
 
 @pytest.fixture
@@ -197,7 +200,8 @@ def test_the_stylesheet_is_parsed_once_across_renders(
     real_css = weasyprint.CSS
 
     def counting_css(*args: Any, **kwargs: Any) -> Any:
-        made.append(str(kwargs.get("filename") or kwargs.get("url") or args[:1]))
+        # The press hands WeasyPrint the file's bytes, with the file as their base URL.
+        made.append(str(kwargs.get("filename") or kwargs.get("base_url") or args[:1]))
         return real_css(*args, **kwargs)
 
     monkeypatch.setattr(weasyprint, "CSS", counting_css)
@@ -240,6 +244,85 @@ def test_an_edited_stylesheet_is_parsed_again(
     assert press.css_parses == 2
     assert count_colour(blue, BLUE) > 0 and count_colour(blue, RED) == 0
     assert count_colour(red, RED) > 0 and count_colour(red, BLUE) == 0
+
+
+def edit_keeping_its_times(stylesheet: Path, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` (as long) in the file, and set its times back as they were.
+
+    An edit within one tick of a coarse clock, or a copy that keeps the file's time, looks
+    just like this: the same size, the same modification time.
+    """
+    assert len(old) == len(new)
+    before = stylesheet.stat()
+    content = stylesheet.read_text()
+    assert content.count(old) == 1
+    stylesheet.write_text(content.replace(old, new))
+    os.utime(stylesheet, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = stylesheet.stat()
+    assert (after.st_mtime_ns, after.st_size) == (before.st_mtime_ns, before.st_size)
+
+
+def test_an_edit_keeping_the_time_and_size_is_parsed_again(
+    app: Flask, press: sheets._Press, tmp_path: Path
+) -> None:
+    stylesheet = tmp_path / "sheet.css"
+    stylesheet.write_text("div { height: 30mm; background: #00f; }")
+    blue = pressed(app, press, "<div></div>", stylesheet)
+    edit_keeping_its_times(stylesheet, "#00f", "#f00")
+    red = pressed(app, press, "<div></div>", stylesheet)
+    assert press.css_parses == 2
+    assert count_colour(blue, BLUE) > 0 and count_colour(blue, RED) == 0
+    assert count_colour(red, RED) > 0 and count_colour(red, BLUE) == 0
+
+
+@pytest.fixture
+def own_stylesheet(app: Flask, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The app's sheet.css copied into a static folder of the test's own, free to edit."""
+    static = tmp_path / "static"
+    (static / "css").mkdir(parents=True)
+    stylesheet = static / "css" / "sheet.css"
+    stylesheet.write_bytes((Path(app.static_folder or "") / "css" / "sheet.css").read_bytes())
+    monkeypatch.setattr(app, "static_folder", str(static))
+    return stylesheet
+
+
+def test_a_cached_blank_sheet_follows_an_edited_stylesheet(
+    app: Flask, press: sheets._Press, pages: list[tuple[str, str]], own_stylesheet: Path
+) -> None:
+    client = app.test_client()
+    url = "/sheets/blank.pdf?ruleset=standard&teams=2"
+    white = get_pdf(client, url)
+    assert len(pages) == 1 and count_colour(white, RED) == 0
+
+    # The page's background turns red; the file keeps its size and its modification time.
+    edit_keeping_its_times(own_stylesheet, PAGE_WHITE, PAGE_RED)
+    red = get_pdf(client, url)
+    assert len(pages) == 2, "the sheet printed with the old stylesheet was served"
+    assert press.css_parses == 2
+    assert count_colour(red, RED) > 0.5 * count_colour(white, (255, 255, 255))
+    assert text(red) == text(white)  # the same sheet, only its colour changed
+
+    # Back as it was: the sheet printed then is still in the cache.
+    edit_keeping_its_times(own_stylesheet, PAGE_RED, PAGE_WHITE)
+    assert get_pdf(client, url) == white
+    assert len(pages) == 2
+
+
+def test_an_unchanged_stylesheet_serves_blank_sheets_from_the_cache(
+    app: Flask, press: sheets._Press, pages: list[tuple[str, str]], own_stylesheet: Path
+) -> None:
+    client = app.test_client()
+    url = "/sheets/blank.pdf?ruleset=standard&teams=3"
+    first = get_pdf(client, url)
+    assert get_pdf(client, url) == first
+    # Only touched, or written again with the same bytes: the content is what counts.
+    later = time.time() + 5
+    os.utime(own_stylesheet, (later, later))
+    assert get_pdf(client, url) == first
+    own_stylesheet.write_bytes(own_stylesheet.read_bytes())
+    assert get_pdf(client, url) == first
+    assert len(pages) == 1
+    assert press.css_parses == 1
 
 
 # ---------------------------------------------------------------------------
