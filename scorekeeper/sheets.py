@@ -798,19 +798,25 @@ def _cell(line: _Line, tally: TeamTally, score: TeamScore, corrected: bool) -> C
 
 def _render_pdf(template: str, layout: Layout | None, **context: Any) -> bytes:
     """Render ``template`` to PDF bytes; a sheet with a ``layout`` always fits one page."""
+    with press.gc_paused():
+        # Made in a call of its own: when it returns, nothing of the document is left (see
+        # _Press.gc_paused), and the collector coming back finds it all garbage.
+        return _pressed(template, layout, context)
+
+
+def _pressed(template: str, layout: Layout | None, context: dict[str, Any]) -> bytes:
     fetcher = _static_fetcher()
     stylesheet = _stylesheet()
-    with press.gc_paused():
-        for _attempt in range(6):
-            html = render_template(template, layout=layout, **context)
-            document = press.render(html, request.url, fetcher, stylesheet)
-            if layout is None or len(document.pages) <= 1:
-                break
-            layout = _fitted(layout, document)
-        for page in document.pages:
-            # The end mark only measures the sheet; it is no chapter of the PDF.
-            page.bookmarks = [mark for mark in page.bookmarks if mark[1] != END_MARK]
-        return press.write(document)
+    for _attempt in range(6):
+        html = render_template(template, layout=layout, **context)
+        document = press.render(html, request.url, fetcher, stylesheet)
+        if layout is None or len(document.pages) <= 1:
+            break
+        layout = _fitted(layout, document)
+    for page in document.pages:
+        # The end mark only measures the sheet; it is no chapter of the PDF.
+        page.bookmarks = [mark for mark in page.bookmarks if mark[1] != END_MARK]
+    return press.write(document)
 
 
 class _Press:
@@ -920,12 +926,17 @@ class _Press:
         live until it ends. Each 700 of them start a collection, and every tenth and hundredth
         of those walks the older generations, up to every object of the app: about a fifth of
         a filled sheet's CPU time, to free next to nothing. What a render leaves behind is
-        collected once the collector is back on. It comes back when the last render in
-        progress ends (renders of several threads overlap, hence the count), and only if it
-        was on before the first. While others still run, a render that ends collects the
-        youngest generation itself: with the collector off nothing ages, so that is exactly
-        what was made since the pause began, and a steady stream of overlapping sheets never
-        keeps a burst's garbage alive.
+        collected as the collector comes back on, when the last render in progress ends
+        (renders of several threads overlap, hence the count), and only if it was on before
+        the first. The render's own document must be let go of by then: a collection that
+        finds it still alive moves it with all its boxes into an older generation, collected
+        ten times more rarely, and with the collector off during most of the work the
+        server does when printing, a batch of sheets piled up there (4 MB a filled sheet,
+        measured) before it ever ran. The youngest two generations are collected: what was
+        made since the pause began, and what a render ending earlier (below) moved on.
+        While others still run, a render that ends collects the youngest generation itself:
+        with the collector off nothing ages, so that is exactly what was made since the pause
+        began, and a steady stream of overlapping sheets never keeps a burst's garbage alive.
         """
         with self._gc_lock:
             if self._gc_renders == 0:
@@ -940,6 +951,7 @@ class _Press:
                 if self._gc_was_enabled:
                     if self._gc_renders == 0:
                         gc.enable()
+                        gc.collect(1)
                     else:
                         gc.collect(0)
 
