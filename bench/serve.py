@@ -10,12 +10,13 @@ import sys
 
 from waitress import serve
 
-from scorekeeper import create_app
+from scorekeeper import create_app, memory
 
 
 def main() -> None:
     port, instance = int(sys.argv[1]), sys.argv[2]
     app = create_app(instance_path=instance)
+    memory.one_arena()  # as scorekeeper.serve (make run) does
     serve(app, host="127.0.0.1", port=port, threads=4, _quiet=True)
 
 

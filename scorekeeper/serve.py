@@ -13,7 +13,7 @@ import socket
 from flask import Flask
 from waitress import serve
 
-from scorekeeper import create_app
+from scorekeeper import create_app, memory
 
 DEFAULT_PORT = 5000
 
@@ -60,6 +60,7 @@ def main() -> None:
     first = f"http://{lan_addresses()[0]}:{port}/"
     print("Or scan this code (also shown on the Connect page, /connect):", flush=True)
     segno.make(first).terminal(compact=True)
+    memory.one_arena()  # before waitress starts its threads (see scorekeeper.memory)
     serve(app, host="0.0.0.0", port=port)
 
 

@@ -56,6 +56,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper import memory
 from scorekeeper.extensions import db
 from scorekeeper.jsontext import IndentedJson
 from scorekeeper.models import (
@@ -486,8 +487,15 @@ class Export:
         }
 
     def close(self) -> None:
-        """End the snapshot and give the connection back (again: nothing happens)."""
+        """End the snapshot and give the connection back (again: nothing happens).
+
+        The rows and text of a whole export were freed as it went; the memory they took goes
+        back to the system too, not kept by the server thread that sent it (see memory).
+        """
+        if self._connection.closed:
+            return
         self._connection.close()
+        memory.release()
 
     def __enter__(self) -> Export:
         return self
