@@ -720,13 +720,17 @@ def test_a_failure_after_connecting_gives_the_connection_back(
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("injected")
 
-    # What the snapshot does once connected: BEGIN on SQLite, its isolation on PostgreSQL.
-    monkeypatch.setattr(Connection, "exec_driver_sql", broken)
-    monkeypatch.setattr(Connection, "execution_options", broken)
     with app.app_context():
         pool = db.engine.pool
         before = pool.checkedout()  # type: ignore[attr-defined]
-        with pytest.raises(RuntimeError, match="injected") as failed:
+        # What the snapshot does once connected: BEGIN on SQLite, its isolation on
+        # PostgreSQL. Broken only for the export: the test database's own teardown uses both.
+        with (
+            monkeypatch.context() as patched,
+            pytest.raises(RuntimeError, match="injected") as failed,
+        ):
+            patched.setattr(Connection, "exec_driver_sql", broken)
+            patched.setattr(Connection, "execution_options", broken)
             exchange.open_export()
         # Closed, not left to the garbage collector: the error still holds the frame that
         # held the connection, as an error report or a debugger would.
