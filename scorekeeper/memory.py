@@ -7,7 +7,8 @@ on each thread in turn so left about 25 MB behind in every arena: measured under
 the server grew from 97 to 167 MB over four exports, and stayed there. Python's threads
 take turns under one lock anyway, so they gain nothing from separate arenas:
 :func:`one_arena` makes them share the main one, where what one export freed serves the
-next, and the same four exports leave the server at about 75 MB.
+next, and the same four exports leave the server at about 103 MB (the bench's server,
+``bench.serve``, measured as the README reports it).
 
 :func:`release` hands the free pages inside the heap back to the system (glibc only trims
 its top by itself); the export calls it when it ends.

@@ -600,11 +600,7 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally], number: int | None =
     if game.abandoned_at is not None:
         raise Conflict.say(N_("This game was abandoned; restore it to go on."), field="game")
     if number is not None and number != len(game.deals) + 1:
-        raise Conflict.say(
-            N_("Someone else entered deal %(deal)d just now; nothing was saved."),
-            field="game",
-            deal=number,
-        )
+        raise _taken(number)
     number = len(game.deals) + 1
     if number > rules.deal_count:
         raise Conflict.say(
@@ -635,12 +631,17 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally], number: int | None =
     except IntegrityError:
         # Another tablet saved this deal number between our read and our write.
         db.session.rollback()
-        raise Conflict.say(
-            N_("Someone else entered deal %(deal)d just now; nothing was saved."),
-            field="game",
-            deal=number,
-        ) from None
+        raise _taken(number) from None
     return deal
+
+
+def _taken(number: int) -> Conflict:
+    """The refusal of entries made for a deal another tablet saved first."""
+    return Conflict.say(
+        N_("Someone else entered deal %(deal)d just now; nothing was saved."),
+        field="game",
+        deal=number,
+    )
 
 
 def _deal(game: Game, number: int) -> Deal:
