@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from scorekeeper.rules import Problem
 from scorekeeper.rules.i18n import N_, Template
@@ -16,7 +16,7 @@ class ServiceError(Exception):
         self.problems = problems
 
     @classmethod
-    def say(cls, template: Template, field: str = "", **params: Any) -> ServiceError:
+    def say(cls, template: Template, field: str = "", **params: Any) -> Self:
         return cls([Problem(None, field, template, params)])
 
 
