@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from flask import Flask, request_finished, template_rendered
 from sqlalchemy import event, func, select
@@ -416,10 +417,33 @@ def _pdfs(app: Flask, client: Any, targets: Targets, runs: int) -> dict[str, flo
         db.session.remove()
     return {
         "filled_ms": ms(statistics.median(filled)),
+        "filled_layouts": _layouts_per_sheet(app, client),
         "blank_cold_ms": ms(blank_cold[0]),
         "blank_warm_ms": ms(statistics.median(blank_warm)),
         "bare_weasyprint_ms": ms(statistics.median(bare)),
     }
+
+
+def _layouts_per_sheet(app: Flask, client: Any, games: int = 20) -> float:
+    """How many times WeasyPrint lays out a filled sheet, on average over the latest games.
+
+    A sheet whose first layout spills onto a second page is laid out again with smaller rows
+    (twice the time); one figure for the sheet of one game would not show how often.
+    """
+    from scorekeeper import sheets
+
+    with app.app_context():
+        ids = db.session.scalars(
+            select(Game.id)
+            .where(Game.finished_at.is_not(None))
+            .order_by(Game.id.desc())
+            .limit(games)
+        ).all()
+        db.session.remove()
+    with mock.patch.object(sheets.press, "render", side_effect=sheets.press.render) as render:
+        for game_id in ids:
+            assert client.get(f"/games/{game_id}/sheet.pdf").status_code == 200
+    return round(render.call_count / max(len(ids), 1), 2)
 
 
 def _pdf_times(client: Any, url: str, runs: int) -> list[float]:

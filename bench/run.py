@@ -131,7 +131,8 @@ def table(report: dict[str, Any]) -> str:
     pdf = report["pdf"]
     lines += [
         "",
-        "PDF (ms): filled sheet {filled_ms}, "
+        "PDF (ms): filled sheet {filled_ms} (layouts per sheet, latest 20 games: "
+        "{filled_layouts}), "
         "bare WeasyPrint of the same HTML {bare_weasyprint_ms}, "
         "blank sheet cold {blank_cold_ms} / warm (cached) {blank_warm_ms}, "
         "first blank sheet of a fresh server {blank_first_request_ms}".format(**pdf),

@@ -444,10 +444,10 @@ def _font_for(row_mm: float, teams: int) -> float:
     return round(min(font, 7.5) if teams >= 6 else font, 2)
 
 
-def _text_lines(phrases: Sequence[str], width_mm: float, font_pt: float) -> int:
+def _text_lines(phrases: Sequence[str], width_mm: float, font_pt: float, em: float = 0.56) -> int:
     """About how many lines ``phrases`` take in a column ``width_mm`` wide."""
-    # DejaVu Sans averages a little over half an em per character.
-    per_line = max(int(width_mm / (font_pt * 0.56 * PT_MM)), 1)
+    # DejaVu Sans averages a little over half an em (``em``) per character.
+    per_line = max(int(width_mm / (font_pt * em * PT_MM)), 1)
     return sum(ceil(len(phrase) / per_line) for phrase in phrases)
 
 
@@ -475,18 +475,26 @@ def _layout(
     card: RulesCard,
     lines: int,
     extra_mm: float = 0.0,
+    notes: Sequence[str] = (),
+    heads: Sequence[TeamHead] = (),
+    header_mm: float = 13.0,
 ) -> Layout:
     """Row height and type size so that every deal fits on the page with the rules card.
 
+    ``notes`` are the deals' notes in their headings ("The stock ran out"), "" for none;
+    ``heads`` the teams as the first deals' headings name them; ``header_mm`` the height of
+    the top of the page (see :func:`_top_mm`).
+
     An estimate from the parts of the page measured on real sheets; :func:`_render_pdf`
-    corrects it when something (a long name wrapping) still spills onto a second page.
+    corrects it when something still spills onto a second page, at the price of laying the
+    whole sheet out again (about half the time of a filled sheet).
     """
     deals = rules.deal_count
     # Two teams fit twice across the page; more need the full width for columns to write in.
     per_row = 2 if teams == 2 and deals > 1 else 1
     grid_rows = ceil(deals / per_row)
     card_font = 7.0 if deals <= 5 else 6.3
-    header_mm, footer_mm = 13.0, 6.0
+    footer_mm = 6.0
     available = (
         paper.height_mm
         - 2 * MARGIN_MM
@@ -500,11 +508,9 @@ def _layout(
     row_mm = MAX_ROW_MM
     while row_mm > MIN_ROW_MM:
         font_pt = _font_for(row_mm, teams)
-        # A deal heading, as measured on real sheets: one line of text and the team letters,
-        # or two lines when blocks stand side by side.
-        head_mm = (1.0 * font_pt + 1.8) if per_row > 1 else (0.7 * font_pt + 3.4)
         table_mm = (
-            grid_rows * (lines * row_mm + head_mm)
+            grid_rows * lines * row_mm
+            + _headings_mm(paper, rules, teams, per_row, font_pt, notes, heads)
             + (grid_rows - 1) * 1.6
             + (0.45 * font_pt if concealed else 0)
             + 1.0
@@ -521,6 +527,90 @@ def _layout(
         card_font_pt=card_font,
         line_rows=grid_rows * lines,
     )
+
+
+def _headings_mm(
+    paper: Paper,
+    rules: RuleSet,
+    teams: int,
+    per_row: int,
+    font_pt: float,
+    notes: Sequence[str],
+    heads: Sequence[TeamHead],
+) -> float:
+    """The height of the deals' headings, as measured on real sheets.
+
+    Beside the teams, a heading is one line of text over the team letters: it says it all on
+    that line. Side by side, a heading is the deal's title (which may wrap, in German say)
+    over its dealer, a note under them is a paragraph of its own, and the first row of deals
+    also names the teams, whose names and players may wrap: a row of deals is as tall as the
+    tallest of its headings.
+    """
+    deals = rules.deal_count
+    if per_row == 1:
+        return deals * (0.7 * font_pt + 3.4)
+    probe = Layout(paper, teams, per_row, row_mm=MIN_ROW_MM, font_pt=font_pt, card_font_pt=0)
+    page_mm = paper.width_mm - 2 * MARGIN_MM
+    line_mm = font_pt * LINE_HEIGHT * PT_MM
+    title_mm = (probe.label_pct + probe.rate_pct) * page_mm / 100 - 1.6
+    team_mm = probe._team_pct * page_mm / 100 - 1.6
+    named = [
+        line_mm * (1 + _name_lines(head.name, team_mm, font_pt * probe.name_scale(head.name)))
+        + line_mm
+        * 0.85
+        * _text_lines([head.players] if head.players else [], team_mm, font_pt * 0.85)
+        + 2.0
+        for head in heads
+        if head.name
+    ]
+    total = 0.0
+    for first in range(1, deals + 1, per_row):
+        row = range(first, min(first + per_row, deals + 1))
+        # The deal's number is set larger than the opening minimum beside it.
+        title = max(
+            len(_("Deal %(num)d", num=n)) * 1.2
+            + 1
+            + len(_("Opening %(points)s", points=_opening(rules, n)[0]))
+            for n in row
+        )
+        heading = (1.0 * font_pt + 1.8) + (
+            _name_lines("x" * ceil(title), title_mm, font_pt) - 1
+        ) * line_mm
+        heading += max(
+            (
+                _text_lines([notes[n - 1]], title_mm, font_pt) * line_mm + 0.5
+                for n in row
+                if n <= len(notes) and notes[n - 1]
+            ),
+            default=0.0,
+        )
+        total += max([heading, *named]) if first == 1 else heading
+    return total
+
+
+def _name_lines(name: str, width_mm: float, font_pt: float) -> int:
+    """About how many lines a team name in bold takes (DejaVu Sans Bold, 0.7 em a letter)."""
+    return ceil(len(name) / max(int(width_mm / (font_pt * 0.7 * PT_MM)), 1))
+
+
+def _top_mm(paper: Paper, kicker: str, title: str, meta: Sequence[str]) -> float:
+    """The height of a filled sheet's top: the title beside the lines that say the game.
+
+    Three lines of the game (when, who, how it ended) and a title on one line make 13 mm; a
+    result or a list of players too long for their column, or a long name of house rules,
+    wrap onto more lines.
+    """
+    width = paper.width_mm - 2 * MARGIN_MM
+    # 8 pt lines, 0.8 mm apart, in 42 % of the page; the result is in bold.
+    meta_mm = _text_lines(meta, width * 0.42, 8, em=0.6) * 8 * LINE_HEIGHT * PT_MM
+    meta_mm += 0.8 * max(len(meta) - 1, 0)
+    # A 7.5 pt kicker over the 14 pt title, in the other 58 % less 4 mm.
+    titles_mm = (
+        _text_lines([kicker], width * 0.58 - 4, 7.5) * 7.5 * LINE_HEIGHT
+        + _text_lines([title], width * 0.58 - 4, 14, em=0.6) * 14 * 1.1
+    ) * PT_MM
+    three_lines_mm = 3 * 8 * LINE_HEIGHT * PT_MM + 1.6
+    return 13.0 + max(meta_mm, titles_mm, three_lines_mm) - three_lines_mm
 
 
 # ---------------------------------------------------------------------------
@@ -554,14 +644,17 @@ def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] =
     ]
     name = rules_text.ruleset_name(rules)
     card = rules_card(rules)
+    heading = _("Score sheet")
+    # The date and the place are lines to write on; a long name of house rules may wrap.
+    top_mm = _top_mm(paper, _("Hand and Foot") + " · " + heading, name, [])
     return Sheet(
         title=_("Score sheet: %(rules)s, %(teams)d teams", rules=name, teams=teams),
-        heading=_("Score sheet"),
+        heading=heading,
         rules_name=name,
         teams=heads,
         blocks=blocks,
         card=card,
-        layout=_layout(paper, teams, rules, card, len(lines)),
+        layout=_layout(paper, teams, rules, card, len(lines), heads=heads, header_mm=top_mm),
     )
 
 
@@ -749,23 +842,49 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
     status, result = _status(view)
     footnotes = _footnotes(view)
     card = rules_card(rules)
+    # The star goes to the winner (or the tied leaders) once the game is over.
+    winners = set(view.leaders) if view.finished else set()
+    heading = _("Game %(id)d", id=game.id)
+    players = ", ".join(view.seats)
     return Sheet(
         title=_("Game %(id)d, %(date)s", id=game.id, date=date),
-        heading=_("Game %(id)d", id=game.id),
+        heading=heading,
         rules_name=name,
         teams=heads,
         blocks=blocks,
         card=card,
         # The totals line and the footnotes take room from the deals.
-        layout=_layout(paper, teams, rules, card, len(lines), extra_mm=8 + _notes_mm(footnotes)),
+        layout=_layout(
+            paper,
+            teams,
+            rules,
+            card,
+            len(lines),
+            extra_mm=8 + _notes_mm(footnotes),
+            header_mm=_top_mm(
+                paper,
+                _("Hand and Foot") + " · " + heading,
+                name,
+                [
+                    _("Played on") + " " + date,
+                    _("Players, in seat order:") + " " + players,
+                    status + (" · " + result if result else ""),
+                ],
+            ),
+            notes=[block.note for block in blocks],
+            heads=[
+                # The winner's name gets a star after it.
+                replace(head, name=head.name + " \u2605") if i in winners else head
+                for i, head in enumerate(heads)
+            ],
+        ),
         filled=True,
         date=date,
-        players=", ".join(view.seats),
+        players=players,
         status=status,
         result=result,
         totals=[number(t) for t in view.totals],
-        # The star goes to the winner (or the tied leaders) once the game is over.
-        winners=set(view.leaders) if view.finished else set(),
+        winners=winners,
         footnotes=footnotes,
     )
 
