@@ -89,9 +89,11 @@ def load(dump: Path) -> str:
         for statement in statements:
             connection.exec_driver_sql(statement)
         if connection.dialect.name == "postgresql":
-            # As any restore must: move each id sequence past the ids the dump brought.
-            for table in sa.inspect(connection).get_table_names():
-                if table != "alembic_version":
+            # As any restore must: move each id sequence past the ids the dump brought (the
+            # summaries' tables are keyed by their team or have one row: no sequence).
+            inspector = sa.inspect(connection)
+            for table in inspector.get_table_names():
+                if "id" in {column["name"] for column in inspector.get_columns(table)}:
                     connection.execute(
                         sa.text(
                             "SELECT setval(pg_get_serial_sequence(:t, 'id'), "

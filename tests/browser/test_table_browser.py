@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -32,11 +33,28 @@ class Taps:
         target.tap()
         self.count += 1
 
+    def follow(self, link: Locator) -> None:
+        """Tap a link, as :func:`follow` does."""
+        follow(link)
+        self.count += 1
+
     def type(self, target: Locator, text: str) -> None:
         """Tap the box, then type: one tap plus one keystroke per character."""
         self.tap(target)
         self.page.keyboard.type(text)
         self.count += len(text)
+
+
+def follow(link: Locator) -> None:
+    """Tap a link and wait until the page it opens has loaded.
+
+    The pages' scripts are deferred: a tap made as soon as the new page is shown can beat
+    them, and what they do (filling in the books of a team going out) would not happen.
+    """
+    page = link.page
+    target = urljoin(page.url, link.get_attribute("href") or "")
+    link.tap()
+    page.wait_for_url(target, wait_until="load")
 
 
 def new_game(
@@ -86,7 +104,7 @@ def test_the_german_example_takes_at_most_20_taps(
     page.goto(live_server(f"/games/{game_id}"))
     taps = Taps(page)
 
-    taps.tap(page.get_by_role("link", name="Enter deal 1"))
+    taps.follow(page.get_by_role("link", name="Enter deal 1"))
     # Team 1 went out: the books going out needs (2 clean, 2 dirty, 1 wild) fill in.
     taps.tap(page.locator('label[for="went_out-0"]'))
     expect(page.locator("#t0-clean_books")).to_have_value("2")
@@ -160,7 +178,7 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     # What was ticked survives a reload, and fills in the deal form.
     page.reload()
     expect(status).to_have_text("Ready to go out (ask the partner first).")
-    page.get_by_role("link", name="Enter deal 1").tap()
+    follow(page.get_by_role("link", name="Enter deal 1"))
     expect(page.locator("#restored")).to_contain_text("Filled in from the deal tracker")
     expect(page.locator("#t0-clean_books")).to_have_value("2")
     expect(page.locator("#t0-dirty_books")).to_have_value("2")
@@ -187,7 +205,7 @@ def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
     # Saved: the copy is gone, and the next deal starts empty.
     drafts = page.evaluate("Object.keys(localStorage).filter(k => k.includes(':draft:'))")
     assert drafts == []
-    page.get_by_role("link", name="Enter deal 2").tap()
+    follow(page.get_by_role("link", name="Enter deal 2"))
     expect(page.locator("#restored")).to_be_hidden()
     expect(page.locator("#t1-melded")).to_have_value("")
 
@@ -228,14 +246,14 @@ def _play(page: Page, live_server: LiveServer) -> None:
     for name, player in (("t0-p0", "Kim"), ("t0-p1", "Lou"), ("t1-p0", "Max"), ("t1-p1", "Nia")):
         page.locator(f"#{name}").fill(player)
     page.get_by_role("button", name="Start the game").tap()
-    page.get_by_role("link", name="To the score sheet").tap()
+    follow(page.get_by_role("link", name="To the score sheet"))
     expect(page.locator(".next-deal h3")).to_have_text("Deal 1 of 4")
 
     # Deal 1: the tracker while playing, then the form with the card counters.
     team = page.locator('.tracker-team[data-team="1"]')
     team.get_by_role("button", name="One more: Clean books").tap()
     team.get_by_role("button", name="One more: Red threes laid").tap()
-    page.get_by_role("link", name="Enter deal 1").tap()
+    follow(page.get_by_role("link", name="Enter deal 1"))
     expect(page.locator("#t1-clean_books")).to_have_value("1")
     # Team 2 counted its melded cards: 7 kings and 3 aces.
     melded = page.locator("#t1-melded-group")
@@ -267,7 +285,7 @@ def _play(page: Page, live_server: LiveServer) -> None:
 
     # Deals 2 to 4.
     for number in (2, 3, 4):
-        page.get_by_role("link", name=f"Enter deal {number}").tap()
+        follow(page.get_by_role("link", name=f"Enter deal {number}"))
         page.locator('label[for="went_out-0"]').tap()
         page.locator("#t0-melded").fill("700")
         page.locator("#t1-melded").fill("300")
@@ -276,7 +294,7 @@ def _play(page: Page, live_server: LiveServer) -> None:
         expect(page.locator(f"#deal-{number}")).to_be_visible()
 
     # Correct deal 1, then the game is over with a winner.
-    page.get_by_role("link", name="Correct deal 1").tap()
+    follow(page.get_by_role("link", name="Correct deal 1"))
     page.locator("#t0-melded").fill("250")
     page.get_by_role("button", name="Save the correction").tap()
     expect(page.locator("#deal-1 .mark-corrected")).to_be_visible()
