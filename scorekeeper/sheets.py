@@ -196,20 +196,33 @@ class Layout:
         return 1.0 if lines <= 3 else round(max(3 / lines, 0.45), 2)
 
 
+@dataclass(frozen=True)
+class MetaLine:
+    """A line at the top of a filled sheet: a key ("Played on"), its text, a part in bold."""
+
+    key: str
+    text: str
+    strong: str = ""
+    css_class: str = ""
+
+    @property
+    def plain(self) -> str:
+        """The line as printed, for measuring it."""
+        line = f"{self.key} {self.text}" if self.key else self.text
+        return f"{line} \u00b7 {self.strong}" if self.strong else line
+
+
 @dataclass
 class Sheet:
     title: str
-    heading: str
+    kicker: str  # over the title: "Hand and Foot · Game 12"
     rules_name: str
     teams: list[TeamHead]
     blocks: list[Block]
     card: RulesCard
     layout: Layout
     filled: bool = False
-    date: str = ""
-    players: str = ""
-    status: str = ""
-    result: str = ""
+    meta: list[MetaLine] = field(default_factory=list)  # filled: when, who, how it ended
     totals: list[str] = field(default_factory=list)
     winners: set[int] = field(default_factory=set)
     footnotes: list[str] = field(default_factory=list)
@@ -446,9 +459,14 @@ def _font_for(row_mm: float, teams: int) -> float:
 
 def _text_lines(phrases: Sequence[str], width_mm: float, font_pt: float, em: float = 0.56) -> int:
     """About how many lines ``phrases`` take in a column ``width_mm`` wide."""
-    # DejaVu Sans averages a little over half an em (``em``) per character.
+    return sum(_lines_of(len(phrase), width_mm, font_pt, em) for phrase in phrases)
+
+
+def _lines_of(letters: float, width_mm: float, font_pt: float, em: float = 0.56) -> int:
+    """About how many lines ``letters`` average letters take in a column ``width_mm`` wide."""
+    # DejaVu Sans averages a little over half an em (``em``) per letter; in bold, 0.7 em.
     per_line = max(int(width_mm / (font_pt * em * PT_MM)), 1)
-    return sum(ceil(len(phrase) / per_line) for phrase in phrases)
+    return ceil(letters / per_line)
 
 
 def _card_mm(card: RulesCard, paper: Paper, font_pt: float) -> float:
@@ -505,12 +523,14 @@ def _layout(
     )
     # Side by side, a deal heading that names its concealed book takes one more line.
     concealed = any(deal.opening_needs_concealed_book for deal in rules.deals) and per_row > 1
+    # The titles do not change with the type size: measured once, not on every step below.
+    titles = _title_letters(rules)
     row_mm = MAX_ROW_MM
     while row_mm > MIN_ROW_MM:
         font_pt = _font_for(row_mm, teams)
         table_mm = (
             grid_rows * lines * row_mm
-            + _headings_mm(paper, rules, teams, per_row, font_pt, notes, heads)
+            + _headings_mm(paper, teams, per_row, font_pt, titles, notes, heads)
             + (grid_rows - 1) * 1.6
             + (0.45 * font_pt if concealed else 0)
             + 1.0
@@ -529,12 +549,25 @@ def _layout(
     )
 
 
+def _title_letters(rules: RuleSet) -> list[float]:
+    """Each deal's title ("Deal 1 Opening 50") in average letters of its heading's type.
+
+    The deal's number is set larger (1.2 times) than the opening minimum beside it.
+    """
+    return [
+        len(_("Deal %(num)d", num=n)) * 1.2
+        + 1
+        + len(_("Opening %(points)s", points=_opening(rules, n)[0]))
+        for n in range(1, rules.deal_count + 1)
+    ]
+
+
 def _headings_mm(
     paper: Paper,
-    rules: RuleSet,
     teams: int,
     per_row: int,
     font_pt: float,
+    titles: Sequence[float],
     notes: Sequence[str],
     heads: Sequence[TeamHead],
 ) -> float:
@@ -544,9 +577,9 @@ def _headings_mm(
     that line. Side by side, a heading is the deal's title (which may wrap, in German say)
     over its dealer, a note under them is a paragraph of its own, and the first row of deals
     also names the teams, whose names and players may wrap: a row of deals is as tall as the
-    tallest of its headings.
+    tallest of its headings. ``titles`` are the deals' titles (see :func:`_title_letters`).
     """
-    deals = rules.deal_count
+    deals = len(titles)
     if per_row == 1:
         return deals * (0.7 * font_pt + 3.4)
     probe = Layout(paper, teams, per_row, row_mm=MIN_ROW_MM, font_pt=font_pt, card_font_pt=0)
@@ -555,7 +588,8 @@ def _headings_mm(
     title_mm = (probe.label_pct + probe.rate_pct) * page_mm / 100 - 1.6
     team_mm = probe._team_pct * page_mm / 100 - 1.6
     named = [
-        line_mm * (1 + _name_lines(head.name, team_mm, font_pt * probe.name_scale(head.name)))
+        line_mm
+        * (1 + _text_lines([head.name], team_mm, font_pt * probe.name_scale(head.name), em=0.7))
         + line_mm
         * 0.85
         * _text_lines([head.players] if head.players else [], team_mm, font_pt * 0.85)
@@ -566,16 +600,9 @@ def _headings_mm(
     total = 0.0
     for first in range(1, deals + 1, per_row):
         row = range(first, min(first + per_row, deals + 1))
-        # The deal's number is set larger than the opening minimum beside it.
-        title = max(
-            len(_("Deal %(num)d", num=n)) * 1.2
-            + 1
-            + len(_("Opening %(points)s", points=_opening(rules, n)[0]))
-            for n in row
-        )
-        heading = (1.0 * font_pt + 1.8) + (
-            _name_lines("x" * ceil(title), title_mm, font_pt) - 1
-        ) * line_mm
+        # The title is in bold, like a team's name.
+        title = max(titles[n - 1] for n in row)
+        heading = 1.0 * font_pt + 1.8 + (_lines_of(title, title_mm, font_pt, em=0.7) - 1) * line_mm
         heading += max(
             (
                 _text_lines([notes[n - 1]], title_mm, font_pt) * line_mm + 0.5
@@ -588,12 +615,11 @@ def _headings_mm(
     return total
 
 
-def _name_lines(name: str, width_mm: float, font_pt: float) -> int:
-    """About how many lines a team name in bold takes (DejaVu Sans Bold, 0.7 em a letter)."""
-    return ceil(len(name) / max(int(width_mm / (font_pt * 0.7 * PT_MM)), 1))
+def _kicker(heading: str) -> str:
+    return f"{_('Hand and Foot')} \u00b7 {heading}"
 
 
-def _top_mm(paper: Paper, kicker: str, title: str, meta: Sequence[str]) -> float:
+def _top_mm(paper: Paper, kicker: str, title: str, meta: Sequence[MetaLine]) -> float:
     """The height of a filled sheet's top: the title beside the lines that say the game.
 
     Three lines of the game (when, who, how it ended) and a title on one line make 13 mm; a
@@ -602,8 +628,8 @@ def _top_mm(paper: Paper, kicker: str, title: str, meta: Sequence[str]) -> float
     """
     width = paper.width_mm - 2 * MARGIN_MM
     # 8 pt lines, 0.8 mm apart, in 42 % of the page; the result is in bold.
-    meta_mm = _text_lines(meta, width * 0.42, 8, em=0.6) * 8 * LINE_HEIGHT * PT_MM
-    meta_mm += 0.8 * max(len(meta) - 1, 0)
+    meta_lines = _text_lines([line.plain for line in meta], width * 0.42, 8, em=0.6)
+    meta_mm = meta_lines * 8 * LINE_HEIGHT * PT_MM + 0.8 * max(len(meta) - 1, 0)
     # A 7.5 pt kicker over the 14 pt title, in the other 58 % less 4 mm.
     titles_mm = (
         _text_lines([kicker], width * 0.58 - 4, 7.5) * 7.5 * LINE_HEIGHT
@@ -644,12 +670,12 @@ def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] =
     ]
     name = rules_text.ruleset_name(rules)
     card = rules_card(rules)
-    heading = _("Score sheet")
+    kicker = _kicker(_("Score sheet"))
     # The date and the place are lines to write on; a long name of house rules may wrap.
-    top_mm = _top_mm(paper, _("Hand and Foot") + " · " + heading, name, [])
+    top_mm = _top_mm(paper, kicker, name, [])
     return Sheet(
         title=_("Score sheet: %(rules)s, %(teams)d teams", rules=name, teams=teams),
-        heading=heading,
+        kicker=kicker,
         rules_name=name,
         teams=heads,
         blocks=blocks,
@@ -844,11 +870,15 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
     card = rules_card(rules)
     # The star goes to the winner (or the tied leaders) once the game is over.
     winners = set(view.leaders) if view.finished else set()
-    heading = _("Game %(id)d", id=game.id)
-    players = ", ".join(view.seats)
+    kicker = _kicker(_("Game %(id)d", id=game.id))
+    meta = [
+        MetaLine(_("Played on"), date),
+        MetaLine(_("Players, in seat order:"), ", ".join(view.seats)),
+        MetaLine("", status, strong=result, css_class="status"),
+    ]
     return Sheet(
         title=_("Game %(id)d, %(date)s", id=game.id, date=date),
-        heading=heading,
+        kicker=kicker,
         rules_name=name,
         teams=heads,
         blocks=blocks,
@@ -861,16 +891,7 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
             card,
             len(lines),
             extra_mm=8 + _notes_mm(footnotes),
-            header_mm=_top_mm(
-                paper,
-                _("Hand and Foot") + " · " + heading,
-                name,
-                [
-                    _("Played on") + " " + date,
-                    _("Players, in seat order:") + " " + players,
-                    status + (" · " + result if result else ""),
-                ],
-            ),
+            header_mm=_top_mm(paper, kicker, name, meta),
             notes=[block.note for block in blocks],
             heads=[
                 # The winner's name gets a star after it.
@@ -879,10 +900,7 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
             ],
         ),
         filled=True,
-        date=date,
-        players=players,
-        status=status,
-        result=result,
+        meta=meta,
         totals=[number(t) for t in view.totals],
         winners=winners,
         footnotes=footnotes,
