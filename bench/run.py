@@ -132,7 +132,7 @@ def table(report: dict[str, Any]) -> str:
     lines += [
         "",
         "PDF (ms): filled sheet {filled_ms} (layouts per sheet, latest 20 games: "
-        "{filled_layouts}), "
+        "{filled_layouts}; printed again, from the cache: {filled_again_ms}), "
         "bare WeasyPrint of the same HTML {bare_weasyprint_ms}, "
         "blank sheet cold {blank_cold_ms} / warm (cached) {blank_warm_ms}, "
         "first blank sheet of a fresh server {blank_first_request_ms}".format(**pdf),

@@ -933,19 +933,36 @@ def _cell(line: _Line, tally: TeamTally, score: TeamScore, corrected: bool) -> C
 # Rendering
 
 
-def _render_pdf(template: str, layout: Layout | None, **context: Any) -> bytes:
-    """Render ``template`` to PDF bytes; a sheet with a ``layout`` always fits one page."""
+def _render_pdf(
+    template: str, layout: Layout | None, cache: _Cache | None = None, **context: Any
+) -> bytes:
+    """Render ``template`` to PDF bytes; a sheet with a ``layout`` always fits one page.
+
+    With a ``cache``, a page printed before comes from it (see :func:`_pressed`).
+    """
     with press.gc_paused():
         # Made in a call of its own: when it returns, nothing of the document is left (see
         # _Press.gc_paused), and the collector coming back finds it all garbage.
-        return _pressed(template, layout, context)
+        return _pressed(template, layout, context, cache)
 
 
-def _pressed(template: str, layout: Layout | None, context: dict[str, Any]) -> bytes:
+def _pressed(
+    template: str, layout: Layout | None, context: dict[str, Any], cache: _Cache | None
+) -> bytes:
     fetcher = _static_fetcher()
     stylesheet = _stylesheet()
-    for _attempt in range(6):
+    css = press.css_key(stylesheet)
+    key = None
+    for attempt in range(6):
         html = render_template(template, layout=layout, **context)
+        if cache is not None and attempt == 0:
+            # The PDF is made from the page, the stylesheet and the address its links would
+            # resolve against, and from nothing else (a sheet fetches no image or font): the
+            # same three give the same file, byte for byte.
+            key = (hashlib.sha256(html.encode()).hexdigest(), request.url, css)
+            pdf = cache.get(key)
+            if pdf is not None:
+                return pdf
         document = press.render(html, request.url, fetcher, stylesheet)
         if layout is None or len(document.pages) <= 1:
             break
@@ -953,7 +970,11 @@ def _pressed(template: str, layout: Layout | None, context: dict[str, Any]) -> b
     for page in document.pages:
         # The end mark only measures the sheet; it is no chapter of the PDF.
         page.bookmarks = [mark for mark in page.bookmarks if mark[1] != END_MARK]
-    return press.write(document)
+    pdf = press.write(document)
+    # A stylesheet edited during the render may have printed this one: not kept.
+    if cache is not None and key is not None and press.css_key(stylesheet) == css:
+        cache.put(key, pdf)
+    return pdf
 
 
 class _Press:
@@ -1157,7 +1178,7 @@ def _fitted(layout: Layout, document: Any) -> Layout:
 
 
 class _Cache:
-    """A small least-recently-used cache of rendered blank sheets, safe across threads."""
+    """A small least-recently-used cache of rendered sheets, safe across threads."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
@@ -1187,6 +1208,9 @@ class _Cache:
 
 
 blank_cache = _Cache()
+# Filled sheets printed again: a second copy, the sheet downloaded on another tablet. A few
+# dozen of about 30 kB each.
+game_cache = _Cache(size=32)
 
 
 def rules_hash(rules: RuleSet) -> str:
@@ -1211,8 +1235,16 @@ def blank_sheet_pdf(rules: RuleSet, teams: int, paper: Paper, names: Sequence[st
 
 
 def game_sheet_pdf(view: GameView, paper: Paper) -> bytes:
+    """The sheet of a game as a PDF; printed again unchanged, from the cache.
+
+    The cache is keyed by the page itself, not by the game: whatever changes the sheet (a
+    deal entered or corrected, a renamed player, the paper, the language, an edited
+    sheet.css) changes the key, so nothing has to tell the cache to forget a game. The
+    price of a print from the cache is reading the game and writing its page (about as much
+    as the game page), not laying it out.
+    """
     sheet = game_sheet(view, paper)
-    return _render_pdf("sheets/score.html", sheet.layout, sheet=sheet)
+    return _render_pdf("sheets/score.html", sheet.layout, cache=game_cache, sheet=sheet)
 
 
 # ---------------------------------------------------------------------------

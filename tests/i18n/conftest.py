@@ -39,6 +39,7 @@ def _compiled_catalogues(request: pytest.FixtureRequest) -> None:
 @pytest.fixture(autouse=True)
 def _empty_sheet_cache() -> None:
     sheets.blank_cache.clear()
+    sheets.game_cache.clear()
 
 
 @pytest.fixture

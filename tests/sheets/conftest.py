@@ -1,4 +1,4 @@
-"""Sheet tests: every test starts with an empty blank-sheet cache."""
+"""Sheet tests: every test starts with empty sheet caches."""
 
 from __future__ import annotations
 
@@ -11,3 +11,4 @@ from scorekeeper import sheets
 def _empty_cache() -> None:
     # The cache lives as long as the process; one test's sheets must not serve another's.
     sheets.blank_cache.clear()
+    sheets.game_cache.clear()

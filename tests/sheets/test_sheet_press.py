@@ -13,6 +13,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from sheet_support import fonts, page_size, reading, text
 
 from scorekeeper import sheets
 from scorekeeper.rules import Cards, TeamTally
-from scorekeeper.services import games
+from scorekeeper.services import games, players
 from scorekeeper.services.games import TeamSpec
 
 STYLESHEET_LINK = '<link rel="stylesheet" href="/static/css/sheet.css">'
@@ -66,11 +67,18 @@ def gc_on() -> Iterator[None]:
     gc.enable()
 
 
-def played_game(app: Flask) -> int:
-    won = TeamTally(
+def deal_won() -> TeamTally:
+    return TeamTally(
         clean_books=2, dirty_books=2, wild_books=1, melded=Cards(points=600), went_out=True
     )
-    lost = TeamTally(clean_books=1, melded=Cards(points=200), left=Cards(points=50))
+
+
+def deal_lost() -> TeamTally:
+    return TeamTally(clean_books=1, melded=Cards(points=200), left=Cards(points=50))
+
+
+def played_game(app: Flask) -> int:
+    won, lost = deal_won(), deal_lost()
     with app.app_context():
         game = games.start_game(
             "standard",
@@ -318,6 +326,75 @@ def test_an_unchanged_stylesheet_serves_blank_sheets_from_the_cache(
     assert press.css_parses == 1
 
 
+def test_a_game_sheet_printed_again_comes_from_the_cache(
+    app: Flask, press: sheets._Press, pages: list[tuple[str, str]]
+) -> None:
+    client = app.test_client()
+    url = f"/games/{played_game(app)}/sheet.pdf"
+    first = get_pdf(client, url)
+    assert get_pdf(client, url) == first
+    assert get_pdf(app.test_client(), url) == first  # another tablet
+    assert len(pages) == 1
+    # Other paper, another language: other sheets, each printed once.
+    letter = get_pdf(client, url + "?paper=letter")
+    german = get_pdf(client, url + "?lang=de")
+    assert get_pdf(client, url + "?lang=de") == german
+    assert len(pages) == 3
+    assert page_size(letter) != page_size(first)
+    assert "Runde 1" in text(german) and "Runde 1" not in text(first)
+
+
+def test_a_game_sheet_changed_since_it_was_printed_is_printed_anew(
+    app: Flask, press: sheets._Press, pages: list[tuple[str, str]]
+) -> None:
+    """The cache knows nothing of games: whatever changes the page changes its key."""
+    client = app.test_client()
+    game_id = played_game(app)
+    url = f"/games/{game_id}/sheet.pdf"
+    before = text(get_pdf(client, url))
+    assert "Eve" not in before and "Cards left" in before
+
+    # A deal corrected: Team B had 120 in cards left, not 50.
+    with app.app_context():
+        deal = games.load_game(game_id).deals[0]
+        won, lost = (result.tally() for result in deal.results)
+        games.correct_deal(game_id, 1, deal.version, [won, replace(lost, left=Cards(points=120))])
+    corrected = text(get_pdf(client, url))
+    assert len(pages) == 2
+    assert corrected != before
+    assert "\u2212120" in corrected or "-120" in corrected
+
+    # A player renamed: the sheet names her by her new name.
+    with app.app_context():
+        ann = next(p for p in players.all_players() if p.name == "Ann")
+        players.rename_player(ann.id, "Eve")
+    renamed = text(get_pdf(client, url))
+    assert len(pages) == 3
+    assert "Eve" in renamed
+
+    # Another deal entered.
+    with app.app_context():
+        games.record_deal(game_id, [deal_won(), deal_lost()])
+    assert text(get_pdf(client, url)) != renamed
+    assert len(pages) == 4
+    # And nothing changed since: from the cache.
+    get_pdf(client, url)
+    assert len(pages) == 4
+
+
+def test_a_cached_game_sheet_follows_an_edited_stylesheet(
+    app: Flask, press: sheets._Press, pages: list[tuple[str, str]], own_stylesheet: Path
+) -> None:
+    client = app.test_client()
+    url = f"/games/{played_game(app)}/sheet.pdf"
+    white = get_pdf(client, url)
+    edit_keeping_its_times(own_stylesheet, PAGE_WHITE, PAGE_RED)
+    red = get_pdf(client, url)
+    assert len(pages) == 2, "the sheet printed with the old stylesheet was served"
+    assert count_colour(red, RED) > 0 and count_colour(white, RED) == 0
+    assert text(red) == text(white)
+
+
 # ---------------------------------------------------------------------------
 # The styles still apply
 
@@ -466,6 +543,7 @@ def test_a_printed_sheet_leaves_no_garbage_behind(
     gc.collect()
     kept = weasyprint_objects()
     for _ in range(3):
+        sheets.game_cache.clear()  # laid out again, not served from the cache
         get_pdf(client, url)
     assert gc.isenabled()
     # Each render made thousands of boxes and styles; none of them is left waiting.
@@ -508,6 +586,7 @@ def test_two_threads_rendering_at_once_both_get_their_sheet(
     urls = ["/sheets/blank.pdf?ruleset=standard&teams=3", f"/games/{game_id}/sheet.pdf"]
     alone = {url: get_pdf(app.test_client(), url) for url in urls}
     sheets.blank_cache.clear()
+    sheets.game_cache.clear()
 
     # Inside WeasyPrint, under the press's lock: how many renders at once, and whether both
     # requests were under way (the first waits there until the second has started).
