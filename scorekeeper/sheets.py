@@ -489,25 +489,24 @@ def _card_mm(card: RulesCard, paper: Paper, font_pt: float) -> float:
 def _layout(
     paper: Paper,
     teams: int,
-    rules: RuleSet,
     card: RulesCard,
-    lines: int,
+    blocks: Sequence[Block],
     extra_mm: float = 0.0,
-    notes: Sequence[str] = (),
     heads: Sequence[TeamHead] = (),
     header_mm: float = 13.0,
 ) -> Layout:
     """Row height and type size so that every deal fits on the page with the rules card.
 
-    ``notes`` are the deals' notes in their headings ("The stock ran out"), "" for none;
-    ``heads`` the teams as the first deals' headings name them; ``header_mm`` the height of
-    the top of the page (see :func:`_top_mm`).
+    ``blocks`` are the deals as the sheet prints them (their headings and lines); ``heads``
+    the teams as the first deals' headings name them; ``header_mm`` the height of the top of
+    the page (see :func:`_top_mm`).
 
     An estimate from the parts of the page measured on real sheets; :func:`_render_pdf`
     corrects it when something still spills onto a second page, at the price of laying the
     whole sheet out again (about half the time of a filled sheet).
     """
-    deals = rules.deal_count
+    deals = len(blocks)
+    lines = len(blocks[0].rows)
     # Two teams fit twice across the page; more need the full width for columns to write in.
     per_row = 2 if teams == 2 and deals > 1 else 1
     grid_rows = ceil(deals / per_row)
@@ -522,15 +521,17 @@ def _layout(
         - extra_mm
     )
     # Side by side, a deal heading that names its concealed book takes one more line.
-    concealed = any(deal.opening_needs_concealed_book for deal in rules.deals) and per_row > 1
-    # The titles do not change with the type size: measured once, not on every step below.
-    titles = _title_letters(rules)
+    concealed = any(block.concealed for block in blocks) and per_row > 1
+    # The headings' texts do not change with the type size: measured once, not on every step.
+    titles = _title_letters(blocks)
+    notes = [block.note for block in blocks]
+    dealers = [block.dealer or "" for block in blocks]
     row_mm = MAX_ROW_MM
     while row_mm > MIN_ROW_MM:
         font_pt = _font_for(row_mm, teams)
         table_mm = (
             grid_rows * lines * row_mm
-            + _headings_mm(paper, teams, per_row, font_pt, titles, notes, heads)
+            + _headings_mm(paper, teams, per_row, font_pt, titles, notes, dealers, heads)
             + (grid_rows - 1) * 1.6
             + (0.45 * font_pt if concealed else 0)
             + 1.0
@@ -549,16 +550,16 @@ def _layout(
     )
 
 
-def _title_letters(rules: RuleSet) -> list[float]:
-    """Each deal's title ("Deal 1 Opening 50") in average letters of its heading's type.
+def _title_letters(blocks: Sequence[Block]) -> list[float]:
+    """Each deal's title ("Deal 1 Opening 50") in average bold letters of its heading's type.
 
     The deal's number is set larger (1.2 times) than the opening minimum beside it.
     """
     return [
-        len(_("Deal %(num)d", num=n)) * 1.2
+        len(_("Deal %(num)d", num=block.number)) * 1.2
         + 1
-        + len(_("Opening %(points)s", points=_opening(rules, n)[0]))
-        for n in range(1, rules.deal_count + 1)
+        + len(_("Opening %(points)s", points=block.opening))
+        for block in blocks
     ]
 
 
@@ -569,19 +570,19 @@ def _headings_mm(
     font_pt: float,
     titles: Sequence[float],
     notes: Sequence[str],
+    dealers: Sequence[str],
     heads: Sequence[TeamHead],
 ) -> float:
     """The height of the deals' headings, as measured on real sheets.
 
-    Beside the teams, a heading is one line of text over the team letters: it says it all on
-    that line. Side by side, a heading is the deal's title (which may wrap, in German say)
-    over its dealer, a note under them is a paragraph of its own, and the first row of deals
-    also names the teams, whose names and players may wrap: a row of deals is as tall as the
+    Beside the teams (three teams or more), a heading is the deal's title, its dealer and its
+    note in a row, over the team letters: a note makes the row wrap onto more lines. Side by
+    side (two teams), a heading is the deal's title (which may wrap, in German say) over its
+    dealer, a note under them is a paragraph of its own, and the first row of deals also
+    names the teams, whose names and players may wrap: a row of deals is as tall as the
     tallest of its headings. ``titles`` are the deals' titles (see :func:`_title_letters`).
     """
     deals = len(titles)
-    if per_row == 1:
-        return deals * (0.7 * font_pt + 3.4)
     probe = Layout(paper, teams, per_row, row_mm=MIN_ROW_MM, font_pt=font_pt, card_font_pt=0)
     page_mm = paper.width_mm - 2 * MARGIN_MM
     line_mm = font_pt * LINE_HEIGHT * PT_MM
@@ -597,6 +598,22 @@ def _headings_mm(
         for head in heads
         if head.name
     ]
+    if per_row == 1:
+        # A heading without a note, as measured; a note adds the lines it makes the row wrap
+        # onto. The title is bold (0.7 em a letter, 1.25 of the others' 0.56); the dealer
+        # and the note each follow a 3 mm gap (about two letters). The first heading also
+        # names the teams.
+        total = 0.0
+        for n, (title, note, dealer) in enumerate(zip(titles, notes, dealers, strict=True)):
+            heading = 0.7 * font_pt + 3.4
+            if note:
+                before = title * 1.25 + 12 + len(dealer)
+                after = before + 2 + len(note)
+                heading += (
+                    _lines_of(after, title_mm, font_pt) - _lines_of(before, title_mm, font_pt)
+                ) * line_mm
+            total += max([heading, *named]) if n == 0 else heading
+        return total
     total = 0.0
     for first in range(1, deals + 1, per_row):
         row = range(first, min(first + per_row, deals + 1))
@@ -680,7 +697,7 @@ def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] =
         teams=heads,
         blocks=blocks,
         card=card,
-        layout=_layout(paper, teams, rules, card, len(lines), heads=heads, header_mm=top_mm),
+        layout=_layout(paper, teams, card, blocks, heads=heads, header_mm=top_mm),
     )
 
 
@@ -887,12 +904,10 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
         layout=_layout(
             paper,
             teams,
-            rules,
             card,
-            len(lines),
+            blocks,
             extra_mm=8 + _notes_mm(footnotes),
             header_mm=_top_mm(paper, kicker, name, meta),
-            notes=[block.note for block in blocks],
             heads=[
                 # The winner's name gets a star after it.
                 replace(head, name=head.name + " \u2605") if i in winners else head

@@ -103,6 +103,37 @@ def test_a_filled_sheet_is_laid_out_once(
     assert 0 <= layouts[0] <= MOST_SLACK_MM
 
 
+# Seven players, each a team of their own with a long name: beside the teams, a deal's title,
+# its dealer and its note share a narrow heading that wraps, and the first heading names
+# every team and its player.
+PLAYERS = ["Alexandra", "Bartholomeus", "Christiane", "Dominique", "Evangelina", "Franziska"]
+SEVEN = [TeamSpec(f"The Long Team Name Number {i}", [name]) for i, name in enumerate(PLAYERS)]
+SEVEN.append(TeamSpec("The Long Team Name Number 6", ["Gwendolyn"]))
+
+
+@pytest.mark.parametrize("lang", ["en", "da"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_sheet_of_seven_teams_with_notes_is_laid_out_once(
+    app: Flask, client: FlaskClient, layouts: list[float], paper: str, lang: str
+) -> None:
+    with app.app_context():
+        game_id = games.start_game("standard", SEVEN, played_on=date(2026, 11, 28)).id
+        for _deal in range(4):
+            games.record_deal(game_id, [STAYING] * 7)
+    response = client.get(
+        f"/games/{game_id}/sheet.pdf?paper={paper}", headers={"Accept-Language": lang}
+    )
+    assert response.status_code == 200
+    assert info(response.data)["Pages"] == "1"
+    # Every deal's heading has its note (the narrow headings break it across lines, so the
+    # PDF's text does not hold it whole).
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        sheet = sheets.game_sheet(games.read_game(game_id), sheets.PAPERS[paper])
+        assert [block.note for block in sheet.blocks] == [_stock_note(app, lang)] * 4
+    assert len(layouts) == 1, f"laid out {len(layouts)} times; room left: {layouts} mm"
+    assert 0 <= layouts[0] <= MOST_SLACK_MM
+
+
 def _stock_note(app: Flask, lang: str) -> str:
     with app.test_request_context(headers={"Accept-Language": lang}):
         return gettext("The stock ran out: nobody went out.")
