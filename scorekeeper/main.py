@@ -7,7 +7,9 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session
 from flask.typing import ResponseReturnValue
 
-from scorekeeper.extensions import LANGUAGE_COOKIE
+from scorekeeper.extensions import LANGUAGE_COOKIE, db
+from scorekeeper.messages import say
+from scorekeeper.services.errors import DamagedRules
 
 bp = Blueprint("main", __name__)
 
@@ -37,6 +39,26 @@ def _languages() -> dict[str, object]:
 @bp.get("/")
 def index() -> str:
     return render_template("main/index.html")
+
+
+@bp.app_errorhandler(DamagedRules)
+def damaged_rules(error: DamagedRules) -> ResponseReturnValue:
+    """Any page that needs rules whose stored copy no longer reads: say which, and why.
+
+    409 Conflict, not 500: nothing is wrong with the request; the stored rules conflict
+    with it, and asking again gives the same answer until they are repaired. Not 422
+    either: the request's own content is fine. The JSON API answers it in its own format
+    (its ServiceError handler); a PDF sheet, on its own page (the sheets' handler).
+    """
+    # Nothing of the refused request may linger in the session and be flushed later.
+    db.session.rollback()
+    headline, *reasons = error.problems
+    return render_template(
+        "damaged_rules.html",
+        headline=say(headline),
+        reasons=[say(reason) for reason in reasons],
+        house=error.house,
+    ), error.status
 
 
 @bp.get("/healthz")

@@ -29,7 +29,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
-from scorekeeper.rules import CardClass, Cards, RuleSet, TeamTally
+from scorekeeper.rules import CardClass, Cards, RuleSet, RuleSetError, TeamTally
+from scorekeeper.services.errors import DamagedRules
 
 # Every id, number and version column is an INTEGER: 32 bits on PostgreSQL, which refuses a
 # larger number even in a lookup (SQLite's 64 bits are wider). No row can have an id past it,
@@ -79,7 +80,11 @@ class HouseRules(db.Model):  # type: ignore[name-defined,misc]
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     def rules(self) -> RuleSet:
-        return RuleSet.from_dict(self.ruleset)
+        """The rules as stored; :class:`DamagedRules` when the stored copy no longer reads."""
+        try:
+            return RuleSet.from_dict(self.ruleset)
+        except RuleSetError as error:
+            raise DamagedRules.of_house(self.slug, self.name, error.problems) from error
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
@@ -117,16 +122,23 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
 
     def rules(self) -> RuleSet:
-        return rules_of(self.ruleset)
+        return rules_of(self.ruleset, self.id)
 
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
 
 
-def rules_of(ruleset: dict[str, Any]) -> RuleSet:
-    """A game's rules from its JSON copy (see :func:`_parsed_rules`)."""
-    return _parsed_rules(json.dumps(ruleset, sort_keys=True))
+def rules_of(ruleset: Any, game_id: int) -> RuleSet:
+    """Game ``game_id``'s rules from its JSON copy (see :func:`_parsed_rules`).
+
+    A copy that no longer reads (edited by hand, damaged) raises :class:`DamagedRules`
+    naming the game, for the pages and the API to refuse in words, never with a 500.
+    """
+    try:
+        return _parsed_rules(json.dumps(ruleset, sort_keys=True))
+    except RuleSetError as error:
+        raise DamagedRules.of_game(game_id, error.problems) from error
 
 
 @lru_cache(maxsize=256)

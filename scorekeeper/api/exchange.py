@@ -205,8 +205,8 @@ describe(
                 {
                     "200": ok("The export.", "ExportDocument"),
                     "409": {
-                        "description": "A game's stored rules are damaged and cannot be read; "
-                        "nothing was exported (refused before the first byte).",
+                        "description": "A game's stored rules, or house rules, are damaged and "
+                        "cannot be read; nothing was exported (refused before the first byte).",
                         "content": {JSON: {"schema": ref("Errors")}},
                     },
                 },
@@ -226,7 +226,7 @@ describe(
                 "Import an export: all of it, or nothing (422 naming every problem). Games, "
                 "players, seasons and house rules already there are skipped, not duplicated.",
                 {"200": ok("What was imported and what was skipped.", "ImportResult")},
-                ("422",),
+                ("409", "422"),
                 body="ExportDocument",
             )
         },

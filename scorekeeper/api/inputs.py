@@ -17,7 +17,7 @@ from flask import request
 from scorekeeper.rules import Problem, RuleSet
 from scorekeeper.rules.i18n import N_
 from scorekeeper.services import rulesets
-from scorekeeper.services.errors import Invalid, Malformed, NotFound, ServiceError
+from scorekeeper.services.errors import DamagedRules, Invalid, Malformed, NotFound, ServiceError
 
 from .errors import LARGEST_ID, UnsupportedMediaType
 
@@ -146,6 +146,8 @@ def ruleset_field(
         return resolve_ruleset(data["ruleset"]), None
     except Invalid as error:
         return None, error
+    except DamagedRules:
+        raise  # the body is fine; the stored house rules it names are not (409)
     except ServiceError as error:
         problems.extend(error.problems)
         return None, None

@@ -504,7 +504,9 @@ ERROR_TEXT = {
     "400": "Malformed: not JSON, not an object, wrong types, numbers out of bounds, "
     "missing fields, unknown rules ids.",
     "404": "No such game, deal or address.",
-    "409": "Refused: the game's last deal is in, or the game was abandoned.",
+    "409": "Refused: the game's last deal is in, the game was abandoned, or rules it needs are "
+    "damaged in the database and cannot be read (the first error names the game or the house "
+    "rules, the others say why); nothing was stored.",
     "413": f"The body is larger than {MAX_BODY_BYTES} bytes.",
     "415": "The body is not application/json.",
     "422": "Well formed but impossible under the rules; nothing was stored.",
@@ -586,14 +588,14 @@ def _paths() -> Schema:
             "get": operation(
                 "The rules presets, then the table's saved house rules.",
                 {"200": ok("Every ruleset with its data.", "Rulesets")},
-                (),
+                ("409",),
             )
         },
         "/api/score": {
             "post": operation(
                 "Score one deal under a ruleset (a calculator: nothing is stored).",
                 {"200": ok("Each team's score and its parts.", "ScoreResponse")},
-                ("422",),
+                ("409", "422"),
                 body="ScoreRequest",
             )
         },
@@ -601,13 +603,13 @@ def _paths() -> Schema:
             "get": operation(
                 f"Games, newest first, {PER_PAGE} a page.",
                 {"200": ok("A page of games.", "GameList")},
-                ("400",),
+                ("400", "409"),
                 parameters=[PAGE],
             ),
             "post": operation(
                 "Start a game; it keeps a copy of its rules.",
                 {"201": ok("The new game.", "Game", location=True)},
-                ("422",),
+                ("409", "422"),
                 body="GameRequest",
             ),
         },
@@ -615,7 +617,7 @@ def _paths() -> Schema:
             "get": operation(
                 "A game: its rules, teams, deals with scores, totals and winner.",
                 {"200": ok("The game.", "Game")},
-                ("404",),
+                ("404", "409"),
                 parameters=game,
             )
         },
@@ -632,7 +634,7 @@ def _paths() -> Schema:
             "get": operation(
                 "One deal of a game, with its version.",
                 {"200": ok("The deal.", "Deal")},
-                ("404",),
+                ("404", "409"),
                 parameters=deal,
             ),
             "put": operation(
@@ -641,8 +643,9 @@ def _paths() -> Schema:
                     "200": ok("The corrected deal, with its new version.", "Deal"),
                     "409": {
                         "description": "Someone else changed the deal (or stale version): "
-                        "the deal as stored now is in current.",
-                        "content": {JSON: {"schema": ref("StaleDeal")}},
+                        "the deal as stored now is in current. Or the game's rules are damaged "
+                        "in the database and cannot be read: errors only, no current.",
+                        "content": {JSON: {"schema": {"oneOf": [ref("StaleDeal"), ref("Errors")]}}},
                     },
                 },
                 ("404", "422"),
@@ -654,7 +657,7 @@ def _paths() -> Schema:
             "get": operation(
                 "The game's correction log: which deal, which field, old and new, when.",
                 {"200": ok("Every correction, oldest first.", "Corrections")},
-                ("404",),
+                ("404", "409"),
                 parameters=game,
             )
         },
@@ -663,7 +666,7 @@ def _paths() -> Schema:
                 "Undo the latest correction still in force. The body is empty or {}, "
                 "but must be sent as application/json.",
                 {"200": ok("Which deal was put back.", "Undo")},
-                ("400", "404", "413", "415"),
+                ("400", "404", "409", "413", "415"),
                 parameters=game,
             )
         },

@@ -146,7 +146,7 @@ def _openapi() -> None:
                 "post": operation(
                     "Is a planned opening meld enough in this deal? (nothing is stored)",
                     {"200": ok("The opening's value against the deal's minimum.", "OpeningCheck")},
-                    ("422",),
+                    ("409", "422"),
                     body="OpeningRequest",
                 )
             },
@@ -154,7 +154,7 @@ def _openapi() -> None:
                 "post": operation(
                     "What each team still needs to go out in this deal (nothing is stored).",
                     {"200": ok("Per team: books still missing, feet, permission.", "GoOutCheck")},
-                    ("422",),
+                    ("409", "422"),
                     body="GoOutRequest",
                 )
             },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Self
 
 from scorekeeper.rules import Problem
@@ -58,3 +60,63 @@ class StaleDeal(Conflict):
             ]
         )
         self.current = current
+
+
+class DamagedRules(ServiceError):
+    """Rules kept in the database that no longer read: a game's own copy, or house rules.
+
+    Raised where the stored copy is read (:mod:`scorekeeper.models`), so no page, sheet or
+    answer of the API goes on with rules it cannot trust. Nothing is written: the request
+    was fine, what is stored conflicts with it, and asking again changes nothing until the
+    stored copy is repaired; hence a 409 (Conflict), as the export answers damaged rules.
+    ``problems`` names the game or the house rules first, then each reason the rules did
+    not read, the field under ``ruleset.``. Not a :class:`Conflict`: the views that catch
+    those (a deal saved twice at once) read the game again, and would meet it again.
+    """
+
+    status = 409
+
+    def __init__(
+        self,
+        headline: Problem,
+        reasons: Sequence[Problem],
+        *,
+        game_id: int | None = None,
+        house: str | None = None,
+    ) -> None:
+        super().__init__([headline, *(_under_ruleset(reason) for reason in reasons)])
+        self.game_id = game_id
+        self.house = house
+        self.reasons = list(reasons)
+
+    @classmethod
+    def of_game(cls, game_id: int, reasons: Sequence[Problem]) -> DamagedRules:
+        headline = Problem(
+            None,
+            "ruleset",
+            N_(
+                "The rules kept with game %(game)d are damaged and cannot be read, so its "
+                "scores cannot be worked out. Nothing was changed; every deal entered is kept."
+            ),
+            {"game": game_id},
+        )
+        return cls(headline, reasons, game_id=game_id)
+
+    @classmethod
+    def of_house(cls, slug: str, name: str, reasons: Sequence[Problem]) -> DamagedRules:
+        headline = Problem(
+            None,
+            "ruleset",
+            N_(
+                "The house rules “%(name)s” (%(ruleset)s) are damaged and cannot be read. "
+                "Nothing was changed; games already started keep their own copy of the rules."
+            ),
+            {"name": name, "ruleset": slug},
+        )
+        return cls(headline, reasons, house=slug)
+
+
+def _under_ruleset(reason: Problem) -> Problem:
+    """A reason the rules did not read, its field named within the stored ruleset."""
+    field = "ruleset" if reason.field in ("", "ruleset") else f"ruleset.{reason.field}"
+    return replace(reason, field=field)

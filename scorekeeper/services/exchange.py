@@ -89,7 +89,7 @@ from scorekeeper.rules.i18n import N_, NP_, Template
 from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings, summaries
-from .errors import Conflict, Invalid, NotFound
+from .errors import Conflict, DamagedRules, Invalid, NotFound
 from .games import TRACKED_FIELDS, ResultView, score_deals
 
 FORMAT = "scorekeeper-export"
@@ -299,9 +299,9 @@ def _in_transaction(connection: Connection) -> bool:
     return isinstance(dbapi_connection, sqlite3.Connection) and dbapi_connection.in_transaction
 
 
-def _readable_rules(text: str) -> RuleSet:
-    """A game's rules from the text of its copy; a ValueError when it is damaged."""
-    return rules_of(json.loads(text))
+def _readable_rules(text: str, game_id: int) -> RuleSet:
+    """A game's rules from the text of its copy; a ValueError or DamagedRules when damaged."""
+    return rules_of(json.loads(text), game_id)
 
 
 def _result_json(result: ResultView) -> dict[str, Any]:
@@ -393,6 +393,8 @@ class Export:
     def __init__(self, season_id: int | None) -> None:
         self._season_id = season_id
         self._connection = _snapshot()
+        # House rules of the header that no longer read: refused with the games' damaged rules.
+        self._damaged_house: list[Problem] = []
         try:
             self.header = self._header(season_id)
             self._check_rules()
@@ -402,7 +404,8 @@ class Export:
 
     def _check_rules(self) -> None:
         """Read every copy of the rules the exported games keep: one that cannot be read is
-        refused now, before anything is written out, not halfway through the games.
+        refused now, before anything is written out, not halfway through the games. Damaged
+        house rules of the header (see :meth:`_house_rules_json`) are named with them.
 
         The games are scored again with their rules as they are written out; a download cut
         short by a damaged copy would look like a whole one that merely ended early.
@@ -410,11 +413,11 @@ class Export:
         query = _RULESETS_KEPT
         if self._season_id is not None:
             query = query.where(Game.season_id == self._season_id)
-        problems = []
+        problems = list(self._damaged_house)
         for kept in self._connection.execute(query):
             try:
-                _readable_rules(kept.ruleset)
-            except (ValueError, TypeError):  # not JSON, or not rules this app can read
+                _readable_rules(kept.ruleset, kept.game_id)
+            except (ValueError, DamagedRules):  # not JSON, or not rules this app can read
                 problems.append(
                     Problem(
                         None,
@@ -437,7 +440,14 @@ class Export:
         read = self._connection.execute
         seasons = select(Season.name, Season.starts_on, Season.ends_on, Season.created_at)
         players = select(Player.name, Player.created_at).order_by(Player.id)
-        house = select(HouseRules.__table__).order_by(HouseRules.id)
+        # As text: a copy damaged by hand is named in the refusal, not a crash while read.
+        house = select(
+            HouseRules.slug,
+            HouseRules.name,
+            cast(HouseRules.ruleset, Text).label("ruleset"),
+            HouseRules.created_at,
+            HouseRules.updated_at,
+        ).order_by(HouseRules.id)
         season = None
         if season_id is not None:
             found = (
@@ -474,16 +484,34 @@ class Export:
                 }
                 for s in ([season] if season else read(seasons.order_by(Season.id)))
             ],
-            "house_rules": [
-                {
-                    "id": h.slug,
-                    "name": h.name,
-                    "ruleset": h.ruleset,
-                    "created_at": _stamp(h.created_at),
-                    "updated_at": _stamp(h.updated_at),
-                }
-                for h in read(house)
-            ],
+            "house_rules": [self._house_rules_json(h) for h in read(house)],
+        }
+
+    def _house_rules_json(self, house: Row[*tuple[Any, ...]]) -> dict[str, Any]:
+        """House rules in the header, their copy read: an export that could not be imported
+        again (its import reads every house rules) is refused, naming the damaged ones."""
+        ruleset: Any = None
+        try:
+            ruleset = json.loads(house.ruleset)
+            RuleSet.from_dict(ruleset)
+        except ValueError:  # not JSON, or not rules this app can read (a RuleSetError)
+            self._damaged_house.append(
+                Problem(
+                    None,
+                    "",
+                    N_(
+                        "The house rules “%(name)s” (%(ruleset)s) are damaged and cannot be "
+                        "read; an export with them could not be imported again."
+                    ),
+                    {"name": house.name, "ruleset": house.slug},
+                )
+            )
+        return {
+            "id": house.slug,
+            "name": house.name,
+            "ruleset": ruleset,
+            "created_at": _stamp(house.created_at),
+            "updated_at": _stamp(house.updated_at),
         }
 
     def close(self) -> None:
@@ -524,7 +552,7 @@ class Export:
                 if game.ruleset not in rules:
                     if len(rules) >= _RULESETS:
                         rules.clear()
-                    rules[game.ruleset] = _readable_rules(game.ruleset)
+                    rules[game.ruleset] = _readable_rules(game.ruleset, game.game_id)
                 yield _game_json(
                     game,
                     rules[game.ruleset],

@@ -341,7 +341,7 @@ def _view(record: GameRecord, deals: list[DealView]) -> GameView:
     deals = [replace(deal, corrected=True) if deal.number in corrected else deal for deal in deals]
     return GameView(
         game=record,
-        rules=rules_of(record.ruleset),
+        rules=rules_of(record.ruleset, record.id),
         team_names=[team.name for team in record.teams],
         team_players=[[m.player.name for m in team.members] for team in record.teams],
         deals=deals,
@@ -939,7 +939,7 @@ def read_game(game_id: int) -> GameView:
         stored: dict[int, tuple[int, int, list[Any]]] = {}
         for row in connection.execute(_DEAL_ROWS, which):
             stored.setdefault(row.number, (row.number, row.version, []))[2].append(row)
-        deals = score_deals(rules_of(record.ruleset), names, list(stored.values()))
+        deals = score_deals(rules_of(record.ruleset, record.id), names, list(stored.values()))
         cache.put(key, deals)
     return _view(record, deals)
 

@@ -41,14 +41,20 @@ def _find(ref: str) -> _Found | None:
     """A preset by id, or house rules by slug (or by number, as the API names them)."""
     if ref in PRESETS:
         return _Found(PRESETS[ref], None)
-    # By slug first: a slug may be all digits ("2024"), and then it is not a row number.
-    house = db.session.scalar(db.select(HouseRules).filter_by(slug=ref))
-    # isascii: "²".isdigit() is true, but int() refuses it.
-    if house is None and ref.isascii() and ref.isdigit() and 0 < int(ref) <= LARGEST_ID:
-        house = db.session.get(HouseRules, int(ref))
+    house = _house(ref)
     if house is None:
         return None
     return _Found(house.rules(), house)
+
+
+def _house(ref: str) -> HouseRules | None:
+    """House rules by slug or number, their rules not read: damaged ones can still go."""
+    # By slug first: a slug may be all digits ("2024"), and then it is not a row number.
+    house: HouseRules | None = db.session.scalar(db.select(HouseRules).filter_by(slug=ref))
+    # isascii: "²".isdigit() is true, but int() refuses it.
+    if house is None and ref.isascii() and ref.isdigit() and 0 < int(ref) <= LARGEST_ID:
+        house = db.session.get(HouseRules, int(ref))
+    return house
 
 
 def _not_found(ref: str) -> ResponseReturnValue:
@@ -161,11 +167,14 @@ def _editor(
 
 @bp.route("/house-rules/<slug>/delete", methods=["GET", "POST"])
 def delete_house_rules(slug: str) -> ResponseReturnValue:
-    """GET asks "are you sure?"; the POST from that page deletes."""
-    found = _find(slug)
-    if found is None or found.house is None:
+    """GET asks "are you sure?"; the POST from that page deletes.
+
+    The rules are not read: house rules whose stored copy is damaged can still be deleted
+    (the page that refuses to show them links here), and no game loses anything by it.
+    """
+    house = None if slug in PRESETS else _house(slug)
+    if house is None:
         return _not_found(slug)
-    house = found.house
     form = DeleteForm()
     if form.validate_on_submit():
         name = house.name
@@ -173,4 +182,4 @@ def delete_house_rules(slug: str) -> ResponseReturnValue:
         rulesets.delete_house_rules(house.id)
         flash(_("The house rules “%(name)s” are deleted.", name=name))
         return redirect(url_for(".index"))
-    return render_template("rules/delete.html", form=form, house=house, rules=found.rules)
+    return render_template("rules/delete.html", form=form, house=house)

@@ -12,11 +12,14 @@ from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openapi_spec_validator import validate
+from sqlalchemy import text
 
 from scorekeeper.api.inputs import MAX_BODY_BYTES
 from scorekeeper.api.openapi import document
+from scorekeeper.extensions import db
 from scorekeeper.rules import BOUNDS, PRESETS, CardClass, TallyError, read_team
 from scorekeeper.rules.tally import COUNT_FIELDS, NAME_LONGEST
+from scorekeeper.services import rulesets
 
 CARD_CLASSES = {card.value for card in CardClass}
 
@@ -283,5 +286,36 @@ def test_every_documented_answer_is_given_and_matches_its_schema(
     api.post(f"{game}/corrections/undo", big)
     api.post(f"{game}/corrections/undo", **form)
     api.post("/api/games/404/corrections/undo", {})
+
+    # 409: rules kept in the database that no longer read, a game's own copy and house rules.
+    damaged = new_game()
+    assert api.post(f"/api/games/{damaged}/deals", {"teams": FIRST_DEAL}).status_code == 201
+    assert (
+        api.put(f"/api/games/{damaged}/deals/1", {"version": 1, "teams": teams}).status_code == 200
+    )
+    with app.app_context():
+        house = rulesets.create_house_rules("Ours", "standard", {}).slug
+        broken = {"broken": '{"id": "standard", "deals": "four"}'}
+        db.session.execute(
+            text("UPDATE game SET ruleset = :broken WHERE id = :id"), {**broken, "id": damaged}
+        )
+        db.session.execute(
+            text("UPDATE house_rules SET ruleset = :broken WHERE slug = :slug"),
+            {**broken, "slug": house},
+        )
+        db.session.commit()
+    damaged_game = f"/api/games/{damaged}"
+    api.get("/api/rulesets")
+    api.post("/api/score", {**score, "ruleset": house})
+    api.post("/api/opening", {"ruleset": house, "deal": 1, "points": 90})
+    api.post("/api/go-out", {"ruleset": house, "deal": 1, "teams": [{}, {}]})
+    api.post("/api/games", standard_game_body(ruleset=house))
+    api.get("/api/games")
+    api.get(damaged_game)
+    api.post(f"{damaged_game}/deals", {"teams": [{}, {}]})
+    api.get(f"{damaged_game}/deals/1")
+    api.put(f"{damaged_game}/deals/1", {"version": 2, "teams": [{}, {}]})
+    api.get(f"{damaged_game}/corrections")
+    api.post(f"{damaged_game}/corrections/undo", {})
 
     assert api.seen == documented_answers(app, CORE_MODULES)

@@ -11,9 +11,12 @@ from api_support import DOC, Api
 from exchange_support import close, damage, fresh_app, standings_facts, table_counts
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import text
 from standings_support import Season
 
 from scorekeeper import auth
+from scorekeeper.extensions import db
+from scorekeeper.services import rulesets
 
 PASSCODE = "hand-and-foot"
 EXCHANGE_PATHS = ("/api/export.json", "/api/import")
@@ -111,6 +114,13 @@ def test_every_documented_answer_of_export_and_import_is_given(
     api.post("/api/import", {"format": "nothing"})
     api.post("/api/import", data="{", content_type="application/json")
     api.post("/api/import", data="x", content_type="text/plain")
+    # 409: a game of the file names house rules by id, and this database's are damaged.
+    with app.app_context():
+        rulesets.create_house_rules("Ours", "standard", {})
+        db.session.execute(text("UPDATE house_rules SET ruleset = '[]' WHERE slug = 'ours'"))
+        db.session.commit()
+    document["games"][0]["ruleset"] = "ours"
+    assert api.post("/api/import", document).status_code == 409
     app.config["IMPORT_MAX_BYTES"] = 10
     api.post("/api/import", {"format": "scorekeeper-export"})
     damage(app, [season.g6], "not rules")
