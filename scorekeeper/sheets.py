@@ -633,7 +633,9 @@ def _headings_mm(
 
 
 def _kicker(heading: str) -> str:
-    return f"{_('Hand and Foot')} \u00b7 {heading}"
+    # Not inside an f-string: the message extractor would not find the text there.
+    hand_and_foot: str = _("Hand and Foot")
+    return f"{hand_and_foot} \u00b7 {heading}"
 
 
 def _top_mm(paper: Paper, kicker: str, title: str, meta: Sequence[MetaLine]) -> float:
