@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -28,7 +30,28 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+@dataclass(frozen=True)
+class UnreadableJSON:
+    """What a JSON column reads as when its stored text is not JSON at all.
+
+    Only SQLite can hold such text (PostgreSQL refuses it), written by hand or by a fault.
+    Raising while the row loads would fail every page that merely lists the row, with a 500;
+    read as this, the rules in it are refused in words where they are needed (a ruleset
+    must be an object: see :func:`scorekeeper.models.rules_of`).
+    """
+
+    text: str
+
+
+def read_json(text: str) -> Any:
+    """The engine's JSON reader: JSON as usual, :class:`UnreadableJSON` for anything else."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return UnreadableJSON(text)
+
+
+db = SQLAlchemy(model_class=Base, engine_options={"json_deserializer": read_json})
 babel = Babel()
 csrf = CSRFProtect()
 

@@ -136,6 +136,9 @@ def rules_of(ruleset: Any, game_id: int) -> RuleSet:
     naming the game, for the pages and the API to refuse in words, never with a 500.
     """
     try:
+        if not isinstance(ruleset, dict):
+            # Not an object, or not even JSON (``UnreadableJSON``): refused as it is.
+            return RuleSet.from_dict(ruleset)
         return _parsed_rules(json.dumps(ruleset, sort_keys=True))
     except RuleSetError as error:
         raise DamagedRules.of_game(game_id, error.problems) from error

@@ -45,7 +45,11 @@ REASONS = {
     "unknown field": "colour_of_the_table is not a rule this app knows.",
     "not an object": "A ruleset must be an object.",
     "null": "A ruleset must be an object.",
+    "not JSON": "A ruleset must be an object.",
 }
+
+NOT_JSON = '{"id": "standard", "name": "Standard'  # cut short
+
 
 DEAL_FORM = {
     "went_out": "0",
@@ -136,9 +140,11 @@ def damage(table: Table, what: str, how: str) -> None:
                 text(f"SELECT CAST(ruleset AS TEXT) FROM {name} WHERE id = :id"), {"id": row}
             ).scalar_one()
         )
+        # Text that is not JSON at all: only SQLite keeps it (see the test at the end).
+        damaged = NOT_JSON if how == "not JSON" else json.dumps(DAMAGE[how](good))
         db.session.execute(
             text(f"UPDATE {name} SET ruleset = :ruleset WHERE id = :id"),
-            {"ruleset": json.dumps(DAMAGE[how](good)), "id": row},
+            {"ruleset": damaged, "id": row},
         )
         db.session.commit()
 
@@ -336,3 +342,33 @@ def test_damaged_house_rules_can_still_be_deleted_and_no_game_loses_anything(
     # The game played under them kept its own copy, and every figure of it.
     assert client.get(f"/api/games/{table.game}").get_json() == game_before
     assert client.get("/games/new").status_code == 200
+
+
+@pytest.mark.sqlite_only("PostgreSQL refuses text that is not JSON in a JSON column")
+@pytest.mark.parametrize(
+    ("what", "method", "url"),
+    [
+        ("game", "GET", "/games"),
+        ("game", "GET", "/games/{g}"),
+        ("game", "GET", "/games/{g}/sheet.pdf"),
+        ("game", "GET", "/api/games/{g}"),
+        ("game", "GET", "/settings/export.json"),
+        ("house", "GET", "/rules"),
+        ("house", "GET", "/rules/{slug}"),
+        ("house", "GET", "/api/rulesets"),
+        ("house", "GET", "/api/export.json"),
+    ],
+)
+def test_rules_kept_as_text_that_is_not_json_are_refused_in_words(
+    table: Table, what: str, method: str, url: str
+) -> None:
+    """Loading the row no longer fails: the rules in it are refused where they are needed."""
+    damage(table, what, "not JSON")
+    check_refused(table, what, "not JSON", method, url, None)
+    # The pages that need no rules still answer (a season's page offers every house rules).
+    client = table.app.test_client()
+    pages = ["/", "/standings", "/api/standings"]
+    if what == "game":
+        pages.append(f"/seasons/{table.season}")
+    for page in pages:
+        assert client.get(page).status_code == 200, page
