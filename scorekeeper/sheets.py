@@ -1226,7 +1226,7 @@ class _Cache:
 
 blank_cache = _Cache()
 # Filled sheets printed again: a second copy, the sheet downloaded on another tablet. A few
-# dozen of about 30 kB each.
+# dozen of 26-40 kB each.
 game_cache = _Cache(size=32)
 
 

@@ -77,17 +77,10 @@ class DamagedRules(ServiceError):
     status = 409
 
     def __init__(
-        self,
-        headline: Problem,
-        reasons: Sequence[Problem],
-        *,
-        game_id: int | None = None,
-        house: str | None = None,
+        self, headline: Problem, reasons: Sequence[Problem], *, house: str | None = None
     ) -> None:
         super().__init__([headline, *(_under_ruleset(reason) for reason in reasons)])
-        self.game_id = game_id
-        self.house = house
-        self.reasons = list(reasons)
+        self.house = house  # the damaged house rules' slug: the refusal offers to delete them
 
     @classmethod
     def of_game(cls, game_id: int, reasons: Sequence[Problem]) -> DamagedRules:
@@ -100,7 +93,7 @@ class DamagedRules(ServiceError):
             ),
             {"game": game_id},
         )
-        return cls(headline, reasons, game_id=game_id)
+        return cls(headline, reasons)
 
     @classmethod
     def of_house(cls, slug: str, name: str, reasons: Sequence[Problem]) -> DamagedRules:

@@ -9,19 +9,15 @@ names the game or the house rules, and writes nothing: the damaged copy stays as
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
-from database_support import database_url
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select, text
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.rules import Cards, TeamTally
 from scorekeeper.services import games, rulesets
@@ -79,19 +75,10 @@ class Table:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    # A real SQLite file (or the PostgreSQL the suite runs on), CSRF on as in the field is
-    # not needed here: what is tested is what the rules' damage does, not the forms.
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "damaged.sqlite"),
-            "WTF_CSRF_ENABLED": False,
-        },
-        instance_path=str(tmp_path / "instance"),
-    )
+def table(app: Flask) -> Table:
+    # The suite's app on a real SQLite file (or the PostgreSQL the suite runs on), CSRF off:
+    # what is tested is what the rules' damage does, not the forms.
     with app.app_context():
-        db.create_all()
         season = create_season("Winter", date(2025, 1, 1), date(2025, 3, 31))
         house = rulesets.create_house_rules("Our rules", "standard", {})
         game = games.start_game(
@@ -103,13 +90,9 @@ def table(tmp_path: Path) -> Iterator[Table]:
         for deal in DEALS:
             games.record_deal(game.id, list(deal))
         games.correct_deal(game.id, 1, 1, [OUT, STAY_B])
-        made = Table(
+        return Table(
             app, season.id, game.id, game.teams[0].members[0].player_id, house.id, house.slug
         )
-    yield made
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
 
 
 def stored(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
