@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import get_translations, gettext
 from flask_babel import ngettext as _ngettext
 
 from scorekeeper.messages import say
@@ -54,19 +54,20 @@ STOCK_OUT = "none"
 POINTS, COUNTS = "points", "counts"
 CARD_ENTRIES = ("melded", "left")
 
-FIELD_LABELS: Mapping[str, Any] = {
-    "clean_books": lazy_gettext("Clean books"),
-    "dirty_books": lazy_gettext("Dirty books"),
-    "wild_books": lazy_gettext("Wild books"),
-    "black_three_books": lazy_gettext("Black-three books"),
-    "special_books": lazy_gettext("Special books"),
-    "red_threes": lazy_gettext("Red threes laid"),
-    "red_threes_caught": lazy_gettext("Red threes caught"),
-    "melded": lazy_gettext("Cards melded"),
-    "left": lazy_gettext("Cards left in hand and foot"),
-    "went_out": lazy_gettext("Who went out"),
-    "opening_meld": lazy_gettext("Opening meld"),
-    "exact_draws": lazy_gettext("Exact draws"),
+# The texts (msgids) of the fields' labels, translated where they are shown.
+FIELD_LABELS: Mapping[str, str] = {
+    "clean_books": N_("Clean books"),
+    "dirty_books": N_("Dirty books"),
+    "wild_books": N_("Wild books"),
+    "black_three_books": N_("Black-three books"),
+    "special_books": N_("Special books"),
+    "red_threes": N_("Red threes laid"),
+    "red_threes_caught": N_("Red threes caught"),
+    "melded": N_("Cards melded"),
+    "left": N_("Cards left in hand and foot"),
+    "went_out": N_("Who went out"),
+    "opening_meld": N_("Opening meld"),
+    "exact_draws": N_("Exact draws"),
 }
 
 
@@ -90,7 +91,7 @@ def field_label(rules: RuleSet, where: str) -> str:
     if head == "special_books" and rest:
         book = rules.special_book(rest)
         return book.name if book else rest
-    label = str(FIELD_LABELS.get(head, head))
+    label = _(FIELD_LABELS[head]) if head in FIELD_LABELS else head
     if rest:
         try:
             card = CardClass(rest)
@@ -169,40 +170,55 @@ def _input(team: int, where: str, label: str, bounds: str, hint: str = "") -> Nu
     return NumberInput(where, field_name(team, where), label, low, high, hint)
 
 
-def team_inputs(rules: RuleSet, index: int, name: str, players: list[str]) -> TeamInputs:
-    """The inputs one team fills in after a deal, only those its rules can use."""
-    books = [
-        _input(index, "clean_books", str(FIELD_LABELS["clean_books"]), "clean_books"),
-        _input(index, "dirty_books", str(FIELD_LABELS["dirty_books"]), "dirty_books"),
-    ]
-    if rules.wild_books:
-        books.append(_input(index, "wild_books", str(FIELD_LABELS["wild_books"]), "wild_books"))
-    if rules.black_three_books:
-        books.append(
-            _input(
-                index,
-                "black_three_books",
-                str(FIELD_LABELS["black_three_books"]),
-                "black_three_books",
-            )
+@dataclass(frozen=True)
+class FormTexts:
+    """The deal form's words in the request's language, looked up once per form.
+
+    Every ``gettext`` finds the request's catalogue again (some 25 µs each); a deal form of
+    two teams has about 60 labels and hints, nearly all the same for every team.
+    """
+
+    fields: dict[str, str]
+    cards: dict[CardClass, str]
+    points: str
+    each: str  # "%(points)d each", filled in for each card class
+    hidden: str
+    opening: str
+
+    @classmethod
+    def now(cls) -> FormTexts:
+        word = get_translations().ugettext
+        return cls(
+            fields={name: word(msgid) for name, msgid in FIELD_LABELS.items()},
+            cards=rules_text.card_labels(),
+            points=word(N_("Points")),
+            each=word(N_("%(points)d each")),
+            hidden=word(N_("Still hidden in a foot never picked up.")),
+            opening=word(N_("Optional: the points of the team's first meld.")),
         )
+
+
+def team_inputs(
+    rules: RuleSet, index: int, name: str, players: list[str], texts: FormTexts
+) -> TeamInputs:
+    """The inputs one team fills in after a deal, only those its rules can use."""
+    labels = texts.fields
+
+    def number(where: str, hint: str = "") -> NumberInput:
+        return _input(index, where, labels[where], where, hint)
+
+    books = [number("clean_books"), number("dirty_books")]
+    if rules.wild_books:
+        books.append(number("wild_books"))
+    if rules.black_three_books:
+        books.append(number("black_three_books"))
     for book in rules.special_books:
         books.append(_input(index, f"special_books.{book.id}", book.name, "special_books"))
     threes = []
     if rules.red_threes_laid:
-        threes.append(_input(index, "red_threes", str(FIELD_LABELS["red_threes"]), "red_threes"))
-    threes.append(
-        _input(
-            index,
-            "red_threes_caught",
-            str(FIELD_LABELS["red_threes_caught"]),
-            "red_threes_caught",
-            _("Still hidden in a foot never picked up."),
-        )
-    )
+        threes.append(number("red_threes"))
+    threes.append(number("red_threes_caught", texts.hidden))
     cards = []
-    # Translated once per team, not once per input: a deal form has dozens of card inputs.
-    labels = rules_text.card_labels()
     for entry in CARD_ENTRIES:
         classes = [
             card
@@ -213,32 +229,24 @@ def team_inputs(rules: RuleSet, index: int, name: str, players: list[str]) -> Te
         cards.append(
             CardEntry(
                 entry=entry,
-                label=str(FIELD_LABELS[entry]),
+                label=labels[entry],
                 mode=mode_name(index, entry),
-                points=_input(index, entry, _("Points"), "points"),
+                points=_input(index, entry, texts.points, "points"),
                 counts=[
                     _input(
                         index,
                         f"{entry}.{card.value}",
-                        labels[card],
+                        texts.cards[card],
                         "cards",
-                        _("%(points)d each", points=rules.card_values.of(card)),
+                        texts.each % {"points": rules.card_values.of(card)},
                     )
                     for card in classes
                 ],
             )
         )
-    extras = [
-        _input(
-            index,
-            "opening_meld",
-            str(FIELD_LABELS["opening_meld"]),
-            "opening_meld",
-            _("Optional: the points of the team's first meld."),
-        )
-    ]
+    extras = [number("opening_meld", texts.opening)]
     if rules.exact_draw_bonus:
-        extras.append(_input(index, "exact_draws", str(FIELD_LABELS["exact_draws"]), "exact_draws"))
+        extras.append(number("exact_draws"))
     return TeamInputs(index, name, players, books, threes, cards, extras)
 
 
@@ -302,8 +310,9 @@ def deal_form(
     team_names: Sequence[str],
     team_players: Sequence[list[str]],
 ) -> DealForm:
+    texts = FormTexts.now()
     teams = [
-        team_inputs(rules, i, name, list(players))
+        team_inputs(rules, i, name, list(players), texts)
         for i, (name, players) in enumerate(zip(team_names, team_players, strict=True))
     ]
     return DealForm(rules=rules, number=number, teams=teams)
