@@ -13,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from i18n_support import GERMAN_DEAL, TRANSLATED, leftover_english, visible_text
 
+from scorekeeper.rules import PRESETS, CardClass
 from scorekeeper.services import games
 
 # A deal the app must refuse: 7 is no card total, and going out needs books.
@@ -116,6 +117,42 @@ def test_a_refused_deal_explains_itself_in_the_language(
     text = visible_text(response.get_data(as_text=True))
     no_english(text, lang)
     assert [w for w in REFUSAL_WORDS[lang] if w not in text] == []
+
+
+# Each card count's hint and each entry's label as the catalogue says them.
+CARD_HINT = {"de": "je %d", "nl": "%d per stuk", "fr": "%d chacun", "da": "%d stykket"}
+MELDED = {
+    "de": "Ausgelegte Karten",
+    "nl": "Gemelde kaarten",
+    "fr": "Cartes posées",
+    "da": "Meldte kort",
+}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_deal_forms_labels_and_hints_are_in_the_language(
+    client: FlaskClient, game_id: int, lang: str
+) -> None:
+    """Looked up once per form: still every team's, in the request's language."""
+    body = client.get(f"/games/{game_id}/deals/new", headers={"Accept-Language": lang}).get_data(
+        as_text=True
+    )
+    rules = PRESETS["standard"]
+    for team in (0, 1):
+        for card in CardClass:
+            if card is CardClass.BLACK_THREES:
+                continue  # melded only in black-three books, which standard has not
+            hint = CARD_HINT[lang] % rules.card_values.of(card)
+            found = re.search(
+                rf'<p class="hint" id="t{team}-melded-{card.value}-hint">([^<]*)</p>', body
+            )
+            assert found is not None and html.unescape(found.group(1)) == hint, (team, card)
+    assert body.count(MELDED[lang]) >= 2
+    # Another request in English on the same app: nothing kept from the one before.
+    english = client.get(f"/games/{game_id}/deals/new", headers={"Accept-Language": "en"})
+    assert '<p class="hint" id="t1-melded-jokers-hint">50 each</p>' in english.get_data(
+        as_text=True
+    )
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
