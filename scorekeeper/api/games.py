@@ -64,9 +64,9 @@ def list_games() -> ResponseReturnValue:
                 ]
             )
         page = int(values[0])
-    found, total = games.list_games(page, PER_PAGE)
+    views, total = games.read_games(page, PER_PAGE)
     return {
-        "games": [game_summary_json(games.view_game(game)) for game in found],
+        "games": [game_summary_json(view) for view in views],
         "page": page,
         "pages": max(1, math.ceil(total / PER_PAGE)),
         "total": total,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
@@ -355,38 +355,6 @@ def view_game(game: Game) -> GameView:
     names = [team.name for team in record.teams]
     stored = [(deal.number, deal.version, deal.results) for deal in game.deals]
     return _view(record, score_deals(game.rules(), names, stored))
-
-
-def list_games(
-    page: int = 1, per_page: int = 20, player_id: int | None = None
-) -> tuple[list[Game], int]:
-    """Games newest first, a page at a time; also the number of games in all.
-
-    With ``player_id``, only the games that player sat in. Everything a game's view needs is
-    loaded for the whole page at once: the same few queries for any number of games.
-    """
-    query = db.select(Game).where(Game.deleted_at.is_(None))
-    if player_id is not None:
-        query = query.where(
-            Game.id.in_(
-                db.select(Team.game_id)
-                .join(TeamMember, TeamMember.team_id == Team.id)
-                .where(TeamMember.player_id == player_id)
-            )
-        )
-    total = db.session.scalar(db.select(func.count()).select_from(query.subquery())) or 0
-    games = db.session.scalars(
-        query.order_by(Game.played_on.desc(), Game.id.desc())
-        .options(
-            selectinload(Game.teams).selectinload(Team.members).selectinload(TeamMember.player),
-            selectinload(Game.deals).selectinload(Deal.results),
-            selectinload(Game.corrections),
-            joinedload(Game.season),
-        )
-        .limit(per_page)
-        .offset((max(page, 1) - 1) * per_page)
-    ).all()
-    return list(games), total
 
 
 # ---------------------------------------------------------------------------
@@ -832,6 +800,38 @@ _DEAL_ROWS = (
 )
 
 
+# The same rows for a page of games: the figures counted for each game of the page.
+_GAMES_ROWS = select(
+    Game.__table__,
+    Season.name.label("season_name"),
+    select(func.count(Deal.id))
+    .where(Deal.game_id == Game.id)
+    .scalar_subquery()
+    .label("deal_count"),
+    select(func.coalesce(func.sum(Deal.version), 0))
+    .where(Deal.game_id == Game.id)
+    .scalar_subquery()
+    .label("version_sum"),
+    select(func.count(Correction.id))
+    .where(Correction.game_id == Game.id)
+    .scalar_subquery()
+    .label("correction_count"),
+).outerjoin(Season, Season.id == Game.season_id)
+_TEAMS_ROWS = (
+    select(
+        Team.game_id,
+        Team.id,
+        Team.position,
+        Team.name,
+        Player.id.label("player_id"),
+        Player.name.label("player_name"),
+    )
+    .join(TeamMember, TeamMember.team_id == Team.id)
+    .join(Player, Player.id == TeamMember.player_id)
+    .order_by(Team.game_id, Team.position, TeamMember.seat)
+)
+
+
 def change_stamp(game_id: int) -> str:
     """A short text that changes whenever anything the game's score sheet shows changes.
 
@@ -903,16 +903,89 @@ def read_game(game_id: int) -> GameView:
     game = connection.execute(_GAME_ROW, which).one_or_none()
     if game is None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
-    teams: dict[int, tuple[Any, list[MemberRecord]]] = {}
-    for row in connection.execute(_TEAM_ROWS, which):
-        teams.setdefault(row.id, (row, []))[1].append(
-            MemberRecord(PlayerRecord(row.player_id, row.player_name))
-        )
     # Most games are never corrected: their (empty) log needs no query.
     corrections: Iterable[Any] = (
         connection.execute(_CORRECTION_ROWS, which) if game.correction_count else ()
     )
-    record = GameRecord(
+    record = _game_record(game, connection.execute(_TEAM_ROWS, which), corrections)
+    return _view(record, _scored(record, game, lambda: connection.execute(_DEAL_ROWS, which)))
+
+
+def read_games(
+    page: int = 1, per_page: int = 20, player_id: int | None = None
+) -> tuple[list[GameView], int]:
+    """A page of games newest first, as :func:`read_game` reads one; and how many in all.
+
+    Plain rows in three to five queries, whatever the page holds: the count, the games, their
+    teams, the correction logs of the corrected ones, and the deals of the games whose scored
+    deals are not kept already (scored here and kept, as :func:`read_game` keeps them).
+    """
+    connection = db.session.connection()
+    listed = _listed(player_id)
+    total = connection.scalar(select(func.count(Game.id)).where(*listed)) or 0
+    rows = connection.execute(
+        _GAMES_ROWS.where(*listed)
+        .order_by(Game.played_on.desc(), Game.id.desc())
+        .limit(per_page)
+        .offset((max(page, 1) - 1) * per_page)
+    ).all()
+    ids = [row.id for row in rows]
+    teams: dict[int, list[Any]] = {game_id: [] for game_id in ids}
+    corrections: dict[int, list[Any]] = {game_id: [] for game_id in ids}
+    if ids:
+        for row in connection.execute(_TEAMS_ROWS.where(Team.game_id.in_(ids))):
+            teams[row.game_id].append(row)
+    corrected = [row.id for row in rows if row.correction_count]
+    if corrected:
+        for row in connection.execute(
+            select(Correction.__table__)
+            .where(Correction.game_id.in_(corrected))
+            .order_by(Correction.id)
+        ):
+            corrections[row.game_id].append(row)
+    records = [_game_record(row, teams[row.id], corrections[row.id]) for row in rows]
+    # The deals of every game whose scores are not kept, in one query; none if all are.
+    keys = [_scored_key(record, row) for row, record in zip(rows, records, strict=True)]
+    kept = [_scored_deals().get(key) for key in keys]
+    missing = [row.id for row, deals in zip(rows, kept, strict=True) if deals is None]
+    stored: dict[int, list[Any]] = {game_id: [] for game_id in missing}
+    if missing:
+        for row in connection.execute(
+            select(Deal.game_id, Deal.number, Deal.version, DealResult.__table__)
+            .join(DealResult, DealResult.deal_id == Deal.id)
+            .where(Deal.game_id.in_(missing))
+            .order_by(Deal.game_id, Deal.number, DealResult.position)
+        ):
+            stored[row.game_id].append(row)
+    views = [
+        _view(record, deals if deals is not None else _score(record, key, stored[record.id]))
+        for record, key, deals in zip(records, keys, kept, strict=True)
+    ]
+    return views, total
+
+
+def _listed(player_id: int | None) -> list[Any]:
+    """Which games a list shows: those not deleted; those ``player_id`` sat in if given."""
+    where: list[Any] = [Game.deleted_at.is_(None)]
+    if player_id is not None:
+        where.append(
+            Game.id.in_(
+                select(Team.game_id)
+                .join(TeamMember, TeamMember.team_id == Team.id)
+                .where(TeamMember.player_id == player_id)
+            )
+        )
+    return where
+
+
+def _game_record(game: Any, team_rows: Iterable[Any], corrections: Iterable[Any]) -> GameRecord:
+    """The plain copy of a game from its row, its teams' rows and its correction log's."""
+    teams: dict[int, tuple[Any, list[MemberRecord]]] = {}
+    for row in team_rows:
+        teams.setdefault(row.id, (row, []))[1].append(
+            MemberRecord(PlayerRecord(row.player_id, row.player_name))
+        )
+    return GameRecord(
         id=game.id,
         uid=game.uid,
         ruleset=game.ruleset,
@@ -931,17 +1004,30 @@ def read_game(game_id: int) -> GameView:
         ),
         corrections=tuple(_correction_record(c) for c in corrections),
     )
+
+
+def _scored_key(record: GameRecord, game: Any) -> tuple[Any, ...]:
+    return (record.uid, game.deal_count, game.version_sum, *(t.name for t in record.teams))
+
+
+def _scored(
+    record: GameRecord, game: Any, deal_rows: Callable[[], Iterable[Any]]
+) -> list[DealView]:
+    """The game's scored deals: kept ones while they stay the same, else its rows scored."""
+    key = _scored_key(record, game)
+    deals = _scored_deals().get(key)
+    return deals if deals is not None else _score(record, key, deal_rows())
+
+
+def _score(record: GameRecord, key: tuple[Any, ...], deal_rows: Iterable[Any]) -> list[DealView]:
+    """The game's deals scored from their rows (in deal and team order), and kept."""
+    stored: dict[int, tuple[int, int, list[Any]]] = {}
+    for row in deal_rows:
+        stored.setdefault(row.number, (row.number, row.version, []))[2].append(row)
     names = [team.name for team in record.teams]
-    cache = _scored_deals()
-    key = (record.uid, game.deal_count, game.version_sum, *names)
-    deals = cache.get(key)
-    if deals is None:
-        stored: dict[int, tuple[int, int, list[Any]]] = {}
-        for row in connection.execute(_DEAL_ROWS, which):
-            stored.setdefault(row.number, (row.number, row.version, []))[2].append(row)
-        deals = score_deals(rules_of(record.ruleset, record.id), names, list(stored.values()))
-        cache.put(key, deals)
-    return _view(record, deals)
+    deals = score_deals(rules_of(record.ruleset, record.id), names, list(stored.values()))
+    _scored_deals().put(key, deals)
+    return deals
 
 
 def corrections(game_id: int) -> list[CorrectionRecord]:

@@ -97,11 +97,11 @@ def _opening_phrase(rules: RuleSet, number: int) -> str:
 @bp.get("/games")
 def index() -> ResponseReturnValue:
     page = max(request.args.get("page", 1, type=int) or 1, 1)
-    games, total = service.list_games(page, PER_PAGE)
+    views, total = service.read_games(page, PER_PAGE)
     pages = max(ceil(total / PER_PAGE), 1)
     return render_template(
         "games/index.html",
-        views=[service.view_game(game) for game in games],
+        views=views,
         page=page,
         pages=pages,
         total=total,

@@ -66,17 +66,17 @@ class PlayedGame:
 def show(player_id: int) -> ResponseReturnValue:
     player = service.get_player(player_id)
     page = max(request.args.get("page", 1, type=int) or 1, 1)
-    games, total = game_service.list_games(page, PER_PAGE, player_id=player.id)
+    views, total = game_service.read_games(page, PER_PAGE, player_id=player.id)
     played = [
         PlayedGame(
-            game_service.view_game(game),
+            view,
             next(
                 team.position
-                for team in game.teams
-                if any(member.player_id == player.id for member in team.members)
+                for team in view.game.teams
+                if any(member.player.id == player.id for member in team.members)
             ),
         )
-        for game in games
+        for view in views
     ]
     return render_template(
         "players/show.html",

@@ -46,8 +46,8 @@ def test_a_deleted_game_is_hidden_everywhere_until_restored(ctx: Flask) -> None:
 
     games.delete_game(deleted)
 
-    assert [g.id for g in games.list_games()[0]] == [kept]
-    assert games.list_games()[1] == 1
+    assert [v.game.id for v in games.read_games()[0]] == [kept]
+    assert games.read_games()[1] == 1
     refused(NotFound, lambda: games.load_game(deleted))
     refused(NotFound, lambda: games.corrections(deleted))
     refused(NotFound, lambda: games.delete_game(deleted))
@@ -56,7 +56,7 @@ def test_a_deleted_game_is_hidden_everywhere_until_restored(ctx: Flask) -> None:
     assert {name: len(r) for name, r in after.items()} == {name: len(r) for name, r in rows.items()}
     games.restore_game(deleted)
     assert len(games.load_game(deleted).deals) == 2
-    assert games.list_games()[1] == 2
+    assert games.read_games()[1] == 2
 
 
 def test_restoring_a_game_that_never_existed_is_not_found(ctx: Flask) -> None:
@@ -70,13 +70,13 @@ def test_games_are_listed_newest_first_a_page_at_a_time(ctx: Flask) -> None:
         for day in (3, 1, 2)
     ]
 
-    page, total = games.list_games(page=1, per_page=2)
-    rest, _ = games.list_games(page=2, per_page=2)
+    page, total = games.read_games(page=1, per_page=2)
+    rest, _ = games.read_games(page=2, per_page=2)
 
     assert total == 3
-    assert [g.id for g in page] == [ids[0], ids[2]]
-    assert [g.id for g in rest] == [ids[1]]
-    assert games.list_games(page=0, per_page=2)[0] == page
+    assert [v.game.id for v in page] == [ids[0], ids[2]]
+    assert [v.game.id for v in rest] == [ids[1]]
+    assert games.read_games(page=0, per_page=2)[0] == page
 
 
 def test_editing_house_rules_never_changes_a_game_started_under_them(ctx: Flask) -> None:

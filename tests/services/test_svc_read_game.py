@@ -136,3 +136,91 @@ def test_deleted_and_unknown_games_are_not_found(ctx: Flask) -> None:
     refused(NotFound, lambda: games.read_game(game_id))
     refused(NotFound, lambda: games.read_game(404))
     refused(NotFound, lambda: games.read_game(0))
+
+
+def _listing() -> list[int]:
+    """Games of every kind a list shows: corrected, finished, of three teams, deal-less."""
+    season = players.create_season("Spring")
+    corrected = games.start_game("standard", pairs("Zed", "Bob", "Cy", "Di"), season_id=season.id)
+    play(corrected.id, 2)
+    deal = games.load_game(corrected.id).deals[0]
+    games.correct_deal(
+        corrected.id, 1, deal.version, [standard_deal()[0], staying(melded=Cards(points=300))]
+    )
+    finished = standard_game()
+    play(finished, 4)
+    three = games.start_game("standard", pairs("Zed", "Eve", "Fay", "Gus", "Hal", "Ida")).id
+    empty = standard_game()
+    abandoned = standard_game()
+    play(abandoned, 1)
+    games.abandon_game(abandoned)
+    gone = standard_game()
+    games.delete_game(gone)
+    return [corrected.id, finished, three, empty, abandoned]
+
+
+def _player_id(name: str) -> int:
+    return next(p.id for p in players.all_players() if p.name == name)
+
+
+def test_a_page_of_games_gives_each_the_same_view_as_reading_it_alone(ctx: Flask) -> None:
+    listed = _listing()
+    db.session.commit()
+    views, total = games.read_games()
+    assert total == len(listed)  # the deleted game is not listed
+    assert sorted(view.game.id for view in views) == sorted(listed)
+    for view in views:
+        db.session.expunge_all()
+        assert view == games.view_game(games.load_game(view.game.id))
+        assert view == games.read_game(view.game.id)
+    # Read again from the kept scores, and a page at a time, the views are the same.
+    assert games.read_games()[0] == views
+    first, _ = games.read_games(page=1, per_page=3)
+    second, _ = games.read_games(page=2, per_page=3)
+    assert first + second == views
+    # A player's games: Zed sat in the corrected game and the three-team game only.
+    zeds, count = games.read_games(player_id=_player_id("Zed"))
+    assert count == 2
+    assert [view.game.id for view in zeds] == [
+        v.game.id for v in views if v.game.id in (listed[0], listed[2])
+    ]
+
+
+def _list_queries(**where: int) -> tuple[int, int]:
+    """The queries of reading a page of games: the first time, then with nothing changed."""
+    db.session.commit()
+    queries: list[str] = []
+
+    def count(*args: object) -> None:
+        queries.append(str(args[2]))
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        games.read_games(**where)
+        first = len(queries)
+        queries.clear()
+        games.read_games(**where)
+        again = len(queries)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+    return first, again
+
+
+def test_a_page_of_games_takes_the_same_few_queries_for_any_number_of_games(
+    ctx: Flask,
+) -> None:
+    first = standard_game()
+    play(first, 2)
+    # Count, games, teams and deals the first time; the scored deals are kept after that.
+    assert _list_queries() == (4, 3)
+    for _ in range(12):
+        play(standard_game(), 3)
+    ctx.extensions.pop("scorekeeper.scored_deals")  # nothing kept: every game scored anew
+    assert _list_queries() == (4, 3)
+    assert _list_queries(player_id=_player_id("Ann")) == (3, 3)
+    deal = games.load_game(first).deals[0]
+    games.correct_deal(
+        first, 1, deal.version, [standard_deal()[0], staying(melded=Cards(points=300))]
+    )
+    # A corrected game on the page: its log too, and its deals scored again once.
+    assert _list_queries(per_page=20) == (5, 4)
