@@ -742,17 +742,30 @@ def _stamp(deals: int, versions: int, made: int, undone: int, game: Any) -> str:
     return f"{deals}.{versions}.{made}.{undone}.{ended}"
 
 
-# The statements of the quick readings, built once: only the game's id changes.
+# The statements of the quick readings, built once: only the game's id changes. Each is
+# made for a game named by ``game``: the parameter ``_GAME`` (one game), or the column
+# ``Game.id`` (each game of a page, as a subquery per row).
 _GAME = bindparam("game_id", type_=Integer)
+
+
 # A deal's version goes up with every change to it, and deals are never removed, so the
 # number of a game's deals and the sum of their versions change whenever any deal does.
-_DEAL_COUNT = select(func.count(Deal.id)).where(Deal.game_id == _GAME).scalar_subquery()
-_VERSION_SUM = (
-    select(func.coalesce(func.sum(Deal.version), 0)).where(Deal.game_id == _GAME).scalar_subquery()
-)
-_CORRECTION_COUNT = (
-    select(func.count(Correction.id)).where(Correction.game_id == _GAME).scalar_subquery()
-)
+def _deal_count(game: Any) -> Any:
+    return select(func.count(Deal.id)).where(Deal.game_id == game).scalar_subquery()
+
+
+def _version_sum(game: Any) -> Any:
+    return (
+        select(func.coalesce(func.sum(Deal.version), 0))
+        .where(Deal.game_id == game)
+        .scalar_subquery()
+    )
+
+
+def _correction_count(game: Any) -> Any:
+    return select(func.count(Correction.id)).where(Correction.game_id == game).scalar_subquery()
+
+
 _UNDONE_COUNT = (
     select(func.count(Correction.undone_at)).where(Correction.game_id == _GAME).scalar_subquery()
 )
@@ -760,63 +773,20 @@ _LIVE_GAME = (Game.id == _GAME, Game.deleted_at.is_(None))
 _STAMP_ROW = select(
     Game.finished_at,
     Game.abandoned_at,
-    _DEAL_COUNT.label("deals"),
-    _VERSION_SUM.label("versions"),
-    _CORRECTION_COUNT.label("made"),
+    _deal_count(_GAME).label("deals"),
+    _version_sum(_GAME).label("versions"),
+    _correction_count(_GAME).label("made"),
     _UNDONE_COUNT.label("undone"),
 ).where(*_LIVE_GAME)
-_GAME_ROW = (
-    select(
-        Game.__table__,
-        Season.name.label("season_name"),
-        _DEAL_COUNT.label("deal_count"),
-        _VERSION_SUM.label("version_sum"),
-        _CORRECTION_COUNT.label("correction_count"),
-    )
-    .outerjoin(Season, Season.id == Game.season_id)
-    .where(*_LIVE_GAME)
-)
-_TEAM_ROWS = (
-    select(
-        Team.id,
-        Team.position,
-        Team.name,
-        Player.id.label("player_id"),
-        Player.name.label("player_name"),
-    )
-    .join(TeamMember, TeamMember.team_id == Team.id)
-    .join(Player, Player.id == TeamMember.player_id)
-    .where(Team.game_id == _GAME)
-    .order_by(Team.position, TeamMember.seat)
-)
-_CORRECTION_ROWS = (
-    select(Correction.__table__).where(Correction.game_id == _GAME).order_by(Correction.id)
-)
-_DEAL_ROWS = (
-    select(Deal.number, Deal.version, DealResult.__table__)
-    .join(DealResult, DealResult.deal_id == Deal.id)
-    .where(Deal.game_id == _GAME)
-    .order_by(Deal.number, DealResult.position)
-)
-
-
-# The same rows for a page of games: the figures counted for each game of the page.
+# Games with their season's name and what read_game's cache key and log need.
 _GAMES_ROWS = select(
     Game.__table__,
     Season.name.label("season_name"),
-    select(func.count(Deal.id))
-    .where(Deal.game_id == Game.id)
-    .scalar_subquery()
-    .label("deal_count"),
-    select(func.coalesce(func.sum(Deal.version), 0))
-    .where(Deal.game_id == Game.id)
-    .scalar_subquery()
-    .label("version_sum"),
-    select(func.count(Correction.id))
-    .where(Correction.game_id == Game.id)
-    .scalar_subquery()
-    .label("correction_count"),
+    _deal_count(Game.id).label("deal_count"),
+    _version_sum(Game.id).label("version_sum"),
+    _correction_count(Game.id).label("correction_count"),
 ).outerjoin(Season, Season.id == Game.season_id)
+_GAME_ROW = _GAMES_ROWS.where(*_LIVE_GAME)
 _TEAMS_ROWS = (
     select(
         Team.game_id,
@@ -830,6 +800,15 @@ _TEAMS_ROWS = (
     .join(Player, Player.id == TeamMember.player_id)
     .order_by(Team.game_id, Team.position, TeamMember.seat)
 )
+_TEAM_ROWS = _TEAMS_ROWS.where(Team.game_id == _GAME)
+_CORRECTIONS_ROWS = select(Correction.__table__).order_by(Correction.id)
+_CORRECTION_ROWS = _CORRECTIONS_ROWS.where(Correction.game_id == _GAME)
+_DEALS_ROWS = (
+    select(Deal.game_id, Deal.number, Deal.version, DealResult.__table__)
+    .join(DealResult, DealResult.deal_id == Deal.id)
+    .order_by(Deal.game_id, Deal.number, DealResult.position)
+)
+_DEAL_ROWS = _DEALS_ROWS.where(Deal.game_id == _GAME)
 
 
 def change_stamp(game_id: int) -> str:
@@ -937,11 +916,7 @@ def read_games(
             teams[row.game_id].append(row)
     corrected = [row.id for row in rows if row.correction_count]
     if corrected:
-        for row in connection.execute(
-            select(Correction.__table__)
-            .where(Correction.game_id.in_(corrected))
-            .order_by(Correction.id)
-        ):
+        for row in connection.execute(_CORRECTIONS_ROWS.where(Correction.game_id.in_(corrected))):
             corrections[row.game_id].append(row)
     records = [_game_record(row, teams[row.id], corrections[row.id]) for row in rows]
     # The deals of every game whose scores are not kept, in one query; none if all are.
@@ -950,12 +925,7 @@ def read_games(
     missing = [row.id for row, deals in zip(rows, kept, strict=True) if deals is None]
     stored: dict[int, list[Any]] = {game_id: [] for game_id in missing}
     if missing:
-        for row in connection.execute(
-            select(Deal.game_id, Deal.number, Deal.version, DealResult.__table__)
-            .join(DealResult, DealResult.deal_id == Deal.id)
-            .where(Deal.game_id.in_(missing))
-            .order_by(Deal.game_id, Deal.number, DealResult.position)
-        ):
+        for row in connection.execute(_DEALS_ROWS.where(Deal.game_id.in_(missing))):
             stored[row.game_id].append(row)
     views = [
         _view(record, deals if deals is not None else _score(record, key, stored[record.id]))
