@@ -246,7 +246,10 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
 
     def tally(self, name: str = "") -> TeamTally:
         """The tally this row holds; :class:`DamagedDeal` when it no longer reads."""
-        return stored_tally(self, name, game_id=self.deal.game_id, deal=self.deal.number)
+        deal = self.deal
+        if deal is None:  # a row just built from a tally, in no deal yet: it reads
+            return stored_tally(self, name, game_id=0, deal=0)
+        return stored_tally(self, name, game_id=deal.game_id, deal=deal.number)
 
     def store(self, tally: TeamTally) -> None:
         self.clean_books = tally.clean_books
