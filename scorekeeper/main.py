@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from scorekeeper.extensions import LANGUAGE_COOKIE, db
 from scorekeeper.messages import say
-from scorekeeper.services.errors import DamagedRules
+from scorekeeper.services.errors import DamagedDeal, DamagedRecord
 
 bp = Blueprint("main", __name__)
 
@@ -41,20 +41,21 @@ def index() -> str:
     return render_template("main/index.html")
 
 
-@bp.app_errorhandler(DamagedRules)
-def damaged_rules(error: DamagedRules) -> ResponseReturnValue:
-    """Any page that needs rules whose stored copy no longer reads: say which, and why.
+@bp.app_errorhandler(DamagedRecord)
+def damaged_record(error: DamagedRecord) -> ResponseReturnValue:
+    """Any page that needs rules or a deal whose stored copy no longer reads: which, and why.
 
-    409 Conflict, not 500: nothing is wrong with the request; the stored rules conflict
-    with it, and asking again gives the same answer until they are repaired. Not 422
-    either: the request's own content is fine. The JSON API answers it in its own format
-    (its ServiceError handler); a PDF sheet, on its own page (the sheets' handler).
+    409 Conflict, not 500: nothing is wrong with the request; what is stored conflicts
+    with it, and asking again gives the same answer until it is repaired. Not 422 either:
+    the request's own content is fine. The JSON API answers it in its own format (its
+    ServiceError handler); a PDF sheet, on its own page (the sheets' handler).
     """
     # Nothing of the refused request may linger in the session and be flushed later.
     db.session.rollback()
     headline, *reasons = error.problems
+    page = "damaged_deal.html" if isinstance(error, DamagedDeal) else "damaged_rules.html"
     return render_template(
-        "damaged_rules.html",
+        page,
         headline=say(headline),
         reasons=[say(reason) for reason in reasons],
         house=error.house,

@@ -29,8 +29,16 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
-from scorekeeper.rules import CardClass, Cards, RuleSet, RuleSetError, TeamTally
-from scorekeeper.services.errors import DamagedRules
+from scorekeeper.rules import (
+    Cards,
+    RuleSet,
+    RuleSetError,
+    TallyError,
+    TeamTally,
+    read_kept,
+    team_phrase,
+)
+from scorekeeper.services.errors import DamagedDeal, DamagedRules
 
 # Every id, number and version column is an INTEGER: 32 bits on PostgreSQL, which refuses a
 # larger number even in a lookup (SQLite's 64 bits are wider). No row can have an id past it,
@@ -237,7 +245,11 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
     team: Mapped[Team] = relationship()
 
     def tally(self, name: str = "") -> TeamTally:
-        return stored_tally(self, name)
+        """The tally this row holds; :class:`DamagedDeal` when it no longer reads."""
+        deal = self.deal
+        if deal is None:  # a row just built from a tally, in no deal yet: it reads
+            return stored_tally(self, name, game_id=0, deal=0)
+        return stored_tally(self, name, game_id=deal.game_id, deal=deal.number)
 
     def store(self, tally: TeamTally) -> None:
         self.clean_books = tally.clean_books
@@ -254,29 +266,55 @@ class DealResult(db.Model):  # type: ignore[name-defined,misc]
         self.exact_draws = tally.exact_draws
 
 
-def stored_tally(row: Any, name: str = "") -> TeamTally:
-    """The tally a ``deal_result`` row holds: from the ORM object or a plain row alike."""
+def stored_tally(row: Any, name: str = "", *, game_id: int, deal: int) -> TeamTally:
+    """The tally a ``deal_result`` row of deal ``deal`` of game ``game_id`` holds: from the
+    ORM object or a plain row alike.
+
+    Its JSON columns (special books, cards counted per card class) are read as an entry is
+    (:func:`read_kept`): changed by hand into what no entry could be (a card class this app
+    does not know, a count that is not a whole number, not JSON at all), they raise
+    :class:`DamagedDeal` naming the game, the deal and the team, for the pages and the API to
+    refuse in words, never with a 500.
+    """
+    special, melded, left = _kept(row, name, game_id, deal)
     return TeamTally(
         name=name,
         clean_books=row.clean_books,
         dirty_books=row.dirty_books,
         wild_books=row.wild_books,
         black_three_books=row.black_three_books,
-        special_books=dict(row.special_books or {}),
+        special_books=special,
         red_threes=row.red_threes,
         red_threes_caught=row.red_threes_caught,
-        melded=_cards(row.melded_points, row.melded_counts),
-        left=_cards(row.left_points, row.left_counts),
+        melded=melded,
+        left=left,
         went_out=bool(row.went_out),
         opening_meld=row.opening_meld,
         exact_draws=row.exact_draws,
     )
 
 
-def _cards(points: int | None, counts: dict[str, int] | None) -> Cards:
-    if counts is not None:
-        return Cards.of_counts({CardClass(key): n for key, n in counts.items()})
-    return Cards(points=points or 0)
+def check_kept(row: Any, name: str, game_id: int, deal: int) -> None:
+    """:class:`DamagedDeal` if the row's tally no longer reads (see :func:`stored_tally`)."""
+    _kept(row, name, game_id, deal)
+
+
+def _kept(row: Any, name: str, game_id: int, deal: int) -> tuple[dict[str, int], Cards, Cards]:
+    melded, left = row.melded_counts, row.left_counts
+    special = {} if row.special_books is None else row.special_books
+    if special == {} and melded is None and left is None:
+        # Most rows: cards entered as points, no special book. Nothing to read.
+        return {}, Cards(points=row.melded_points or 0), Cards(points=row.left_points or 0)
+    try:
+        return read_kept(
+            special,
+            (row.melded_points or 0) if melded is None else melded,
+            (row.left_points or 0) if left is None else left,
+            row.position,
+        )
+    except TallyError as error:
+        team = name or team_phrase(TeamTally(), row.position)
+        raise DamagedDeal(game_id, deal, row.position, team, error.problems) from error
 
 
 def _columns(cards: Cards) -> tuple[int | None, dict[str, int] | None]:

@@ -205,8 +205,9 @@ describe(
                 {
                     "200": ok("The export.", "ExportDocument"),
                     "409": {
-                        "description": "A game's stored rules, or house rules, are damaged and "
-                        "cannot be read; nothing was exported (refused before the first byte).",
+                        "description": "A game's stored rules, house rules, or a team's "
+                        "stored tally of a deal are damaged and cannot be read; nothing was "
+                        "exported (refused before the first byte).",
                         "content": {JSON: {"schema": ref("Errors")}},
                     },
                 },

@@ -504,9 +504,9 @@ ERROR_TEXT = {
     "400": "Malformed: not JSON, not an object, wrong types, numbers out of bounds, "
     "missing fields, unknown rules ids.",
     "404": "No such game, deal or address.",
-    "409": "Refused: the game's last deal is in, the game was abandoned, or rules it needs are "
-    "damaged in the database and cannot be read (the first error names the game or the house "
-    "rules, the others say why); nothing was stored.",
+    "409": "Refused: the game's last deal is in, the game was abandoned, or rules or a deal it "
+    "needs are damaged in the database and cannot be read (the first error names the game or "
+    "the house rules, or the game, deal and team; the others say why); nothing was stored.",
     "413": f"The body is larger than {MAX_BODY_BYTES} bytes.",
     "415": "The body is not application/json.",
     "422": "Well formed but impossible under the rules; nothing was stored.",
@@ -643,8 +643,9 @@ def _paths() -> Schema:
                     "200": ok("The corrected deal, with its new version.", "Deal"),
                     "409": {
                         "description": "Someone else changed the deal (or stale version): "
-                        "the deal as stored now is in current. Or the game's rules are damaged "
-                        "in the database and cannot be read: errors only, no current.",
+                        "the deal as stored now is in current. Or the game's rules or one of "
+                        "its deals are damaged in the database and cannot be read: errors only, "
+                        "no current.",
                         "content": {JSON: {"schema": {"oneOf": [ref("StaleDeal"), ref("Errors")]}}},
                     },
                 },

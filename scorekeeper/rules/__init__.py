@@ -44,7 +44,7 @@ from .ruleset import (
     check_ruleset,
 )
 from .scoring import BREAKDOWN_KEYS, TeamScore, score_deal, score_team
-from .tally import BOUNDS, Cards, TallyError, TeamTally, read_team, read_teams
+from .tally import BOUNDS, Cards, TallyError, TeamTally, read_kept, read_team, read_teams
 from .validation import default_decks, team_label, team_phrase, validate_deal
 
 __all__ = [
@@ -70,6 +70,7 @@ __all__ = [
     "cards_in_play",
     "check_ruleset",
     "default_decks",
+    "read_kept",
     "read_team",
     "read_teams",
     "red_threes_in_play",

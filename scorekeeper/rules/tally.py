@@ -167,6 +167,22 @@ class _TeamReader:
             return Cards.of_counts(counts)
         return Cards(points=self.number(value, where, BOUNDS["points"]))
 
+    def special_books(self, value: Any) -> dict[str, int]:
+        special: dict[str, int] = {}
+        if not isinstance(value, Mapping):
+            self.fail("special_books", N_("%(field)s must map each special book to a count."))
+            return special
+        for key, count in value.items():
+            special[str(key)] = self.number(count, f"special_books.{key}", BOUNDS["special_books"])
+        return special
+
+    def counts(self, value: Any, where: str) -> Cards:
+        """Cards kept as a count per card class: an object, never a number."""
+        if not isinstance(value, Mapping):
+            self.fail(where, N_("%(field)s must map each card class to a count."))
+            return Cards.of_counts({})
+        return self.cards(value, where)
+
     def team(self, data: Any) -> TeamTally:
         if not isinstance(data, Mapping):
             self.fail("team", N_("Each team must be an object of its reported numbers."))
@@ -185,15 +201,7 @@ class _TeamReader:
         values: dict[str, Any] = {
             key: self.number(data.get(key, 0), key, BOUNDS[key]) for key in COUNT_FIELDS
         }
-        special: dict[str, int] = {}
-        raw_special = data.get("special_books", {})
-        if not isinstance(raw_special, Mapping):
-            self.fail("special_books", N_("%(field)s must map each special book to a count."))
-        else:
-            for key, count in raw_special.items():
-                special[str(key)] = self.number(
-                    count, f"special_books.{key}", BOUNDS["special_books"]
-                )
+        special = self.special_books(data.get("special_books", {}))
         went_out = data.get("went_out", False)
         if not isinstance(went_out, bool):
             self.fail("went_out", N_("%(field)s must be true or false."))
@@ -219,6 +227,27 @@ def read_team(data: Any, index: int | None = None) -> TeamTally:
     if problems:
         raise TallyError(problems)
     return team
+
+
+def read_kept(
+    special_books: Any, melded: Any, left: Any, index: int | None = None
+) -> tuple[dict[str, int], Cards, Cards]:
+    """A kept tally's special books and cards, checked as :func:`read_team` checks them.
+
+    ``melded`` and ``left`` are a point total (an int) or an object of counts per card class,
+    as a ``deal_result`` row keeps them; anything else there, like a count that is not a
+    whole number or a card class this app does not know, raises TallyError naming it.
+    """
+    problems: list[Problem] = []
+    reader = _TeamReader(index, problems)
+    special = reader.special_books(special_books)
+    cards = [
+        reader.cards(value, where) if isinstance(value, int) else reader.counts(value, where)
+        for value, where in ((melded, "melded"), (left, "left"))
+    ]
+    if problems:
+        raise TallyError(problems)
+    return special, cards[0], cards[1]
 
 
 def read_teams(data: Any) -> list[TeamTally]:

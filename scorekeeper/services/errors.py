@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, Self
 
 from scorekeeper.rules import Problem
-from scorekeeper.rules.i18n import N_, Template
+from scorekeeper.rules.i18n import N_, Phrase, Template
 
 
 class ServiceError(Exception):
@@ -62,19 +62,52 @@ class StaleDeal(Conflict):
         self.current = current
 
 
-class DamagedRules(ServiceError):
-    """Rules kept in the database that no longer read: a game's own copy, or house rules.
+class DamagedRecord(ServiceError):
+    """Something kept in the database that no longer reads, changed by hand or by a fault.
 
-    Raised where the stored copy is read (:mod:`scorekeeper.models`), so no page, sheet or
-    answer of the API goes on with rules it cannot trust. Nothing is written: the request
-    was fine, what is stored conflicts with it, and asking again changes nothing until the
-    stored copy is repaired; hence a 409 (Conflict), as the export answers damaged rules.
-    ``problems`` names the game or the house rules first, then each reason the rules did
-    not read, the field under ``ruleset.``. Not a :class:`Conflict`: the views that catch
-    those (a deal saved twice at once) read the game again, and would meet it again.
+    Raised where it is read, so no page, sheet or answer of the API goes on with what it
+    cannot trust: :class:`DamagedRules` or :class:`DamagedDeal`. Nothing is written: the
+    request was fine, what is stored conflicts with it, and asking again changes nothing
+    until it is repaired; hence a 409 (Conflict), as the export answers it. Not a
+    :class:`Conflict`: the views that catch those (a deal saved twice at once) read the game
+    again, and would meet it again. ``problems`` names what is damaged first, then why.
     """
 
     status = 409
+    house: str | None = None  # damaged house rules' slug: the refusal offers to delete them
+
+
+class DamagedDeal(DamagedRecord):
+    """One team's tally of a deal, kept in the database, that no longer reads.
+
+    Its special books or its cards counted per card class (JSON columns) were changed by
+    hand: a card class this app does not know, a count that is not a whole number, not an
+    object at all. The game's scores cannot be worked out without it.
+    """
+
+    def __init__(
+        self, game_id: int, deal: int, team: int, name: str | Phrase, reasons: Sequence[Problem]
+    ) -> None:
+        headline = Problem(
+            team,
+            "deal",
+            N_(
+                "What was entered for %(team)s in deal %(deal)d of game %(game)d is damaged "
+                "and cannot be read, so the game's scores cannot be worked out. Nothing was "
+                "changed; every other deal entered is kept."
+            ),
+            {"team": name, "deal": deal, "game": game_id},
+        )
+        super().__init__([headline, *reasons])
+
+
+class DamagedRules(DamagedRecord):
+    """Rules kept in the database that no longer read: a game's own copy, or house rules.
+
+    Raised where the stored copy is read (:mod:`scorekeeper.models`). ``problems`` names
+    the game or the house rules first, then each reason the rules did not read, the field
+    under ``ruleset.``.
+    """
 
     def __init__(
         self, headline: Problem, reasons: Sequence[Problem], *, house: str | None = None

@@ -57,7 +57,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import memory
-from scorekeeper.extensions import db
+from scorekeeper.extensions import db, read_json
 from scorekeeper.jsontext import IndentedJson
 from scorekeeper.models import (
     LARGEST_ID,
@@ -70,6 +70,7 @@ from scorekeeper.models import (
     Season,
     Team,
     TeamMember,
+    check_kept,
     rules_of,
     utcnow,
 )
@@ -89,7 +90,7 @@ from scorekeeper.rules.i18n import N_, NP_, Template
 from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings, summaries
-from .errors import Conflict, DamagedRules, Invalid, NotFound
+from .errors import Conflict, DamagedDeal, DamagedRules, Invalid, NotFound
 from .games import TRACKED_FIELDS, ResultView, score_deals
 
 FORMAT = "scorekeeper-export"
@@ -138,7 +139,8 @@ class _StoredJson(TypeDecorator[Any]):
             return None
         if value == "{}":
             return {}
-        return json.loads(value)
+        # Not JSON at all (SQLite, by hand): refused by name before the export is written.
+        return read_json(value)
 
 
 _GAME_ORDER = (Game.played_on, Game.id)
@@ -215,6 +217,28 @@ _CORRECTION_ROWS = (
     )
     .join(Correction, Correction.game_id == Game.id)
     .order_by(*_GAME_ORDER, Correction.id)
+)
+# What a tally keeps as JSON, the rows that keep anything there: read before an export is
+# written out, so one that no longer reads is refused by name, not halfway through the games.
+_KEPT_JSON = [
+    type_coerce(column, _StoredJson()).label(column.key)
+    for column in DealResult.__table__.columns
+    if isinstance(column.type, JSON)
+]
+_KEPT_TALLIES = (
+    select(
+        Game.id.label("game_id"),
+        Deal.number,
+        DealResult.position,
+        Team.name,
+        DealResult.melded_points,
+        DealResult.left_points,
+        *_KEPT_JSON,
+    )
+    .join(Deal, Deal.game_id == Game.id)
+    .join(DealResult, DealResult.deal_id == Deal.id)
+    .join(Team, Team.id == DealResult.team_id)
+    .order_by(*_GAME_ORDER, Deal.number, DealResult.position)
 )
 # Every different copy of the rules the games keep, once, with the first game keeping it.
 _RULESET_TEXT = cast(Game.ruleset, Text)
@@ -340,6 +364,7 @@ def _game_json(
         rules,
         [side["name"] for side in sides],
         [(first.number, first.version, rows) for first, rows in zip(firsts, results, strict=True)],
+        game.game_id,
     )
     return {
         "uid": game.uid,
@@ -398,6 +423,7 @@ class Export:
         try:
             self.header = self._header(season_id)
             self._check_rules()
+            self._check_deals()
         except BaseException:
             self.close()
             raise
@@ -432,6 +458,35 @@ class Export:
                         {"ruleset": kept.ruleset_id, "game": kept.game_id, "count": kept.games},
                     )
                 )
+        if problems:
+            raise Conflict(problems)
+
+    def _check_deals(self) -> None:
+        """Read every tally the exported games keep as JSON (see :meth:`_check_rules`): one
+        that no longer reads is refused now, named, not halfway through the games; an export
+        without it could not be imported again."""
+        query = _KEPT_TALLIES
+        if self._season_id is not None:
+            query = query.where(Game.season_id == self._season_id)
+        problems: list[Problem] = []
+        for kept in self._connection.execute(query.execution_options(yield_per=_BATCH)):
+            try:
+                check_kept(kept, kept.name, kept.game_id, kept.number)
+            except DamagedDeal:
+                problems.append(
+                    Problem(
+                        kept.position,
+                        "",
+                        N_(
+                            "What was entered for %(team)s in deal %(deal)d of game %(game)d "
+                            "is damaged and cannot be read; the export needs it to score the "
+                            "deal."
+                        ),
+                        {"team": kept.name, "deal": kept.number, "game": kept.game_id},
+                    )
+                )
+                if len(problems) >= MOST_PROBLEMS:
+                    break
         if problems:
             raise Conflict(problems)
 

@@ -28,6 +28,7 @@ from scorekeeper.models import (
     Season,
     Team,
     TeamMember,
+    check_kept,
     rules_of,
     stored_tally,
     utcnow,
@@ -316,9 +317,10 @@ StoredDeal = tuple[int, int, Sequence[Any]]
 
 
 def score_deals(
-    rules: RuleSet, names: Sequence[str], stored: Sequence[StoredDeal]
+    rules: RuleSet, names: Sequence[str], stored: Sequence[StoredDeal], game_id: int
 ) -> list[DealView]:
-    """Every deal scored by the rules, with the running totals (nothing marked corrected).
+    """Every deal of game ``game_id`` scored by the rules, with the running totals (nothing
+    marked corrected); :class:`DamagedDeal` if a deal's stored tally no longer reads.
 
     The rows are ``deal_result`` rows, model objects or plain rows alike (the export reads
     plain rows of every game).
@@ -328,7 +330,7 @@ def score_deals(
     for number, version, rows in stored:
         results = []
         for row in rows:
-            tally = stored_tally(row, names[row.position])
+            tally = stored_tally(row, names[row.position], game_id=game_id, deal=number)
             score = score_team(rules, tally)
             results.append(ResultView(tally, score))
             running[row.position] += score.score
@@ -354,7 +356,7 @@ def view_game(game: Game) -> GameView:
     record = game_record(game)
     names = [team.name for team in record.teams]
     stored = [(deal.number, deal.version, deal.results) for deal in game.deals]
-    return _view(record, score_deals(game.rules(), names, stored))
+    return _view(record, score_deals(game.rules(), names, stored, game.id))
 
 
 # ---------------------------------------------------------------------------
@@ -565,6 +567,7 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally], number: int | None =
     """
     game = load_game(game_id, corrections=False)
     rules = game.rules()
+    _check_kept(game)
     if game.abandoned_at is not None:
         raise Conflict.say(N_("This game was abandoned; restore it to go on."), field="game")
     if number is not None and number != len(game.deals) + 1:
@@ -612,6 +615,17 @@ def _taken(number: int) -> Conflict:
     )
 
 
+def _check_kept(game: Game) -> None:
+    """:class:`DamagedDeal` for a game with a deal kept that no longer reads, before a write.
+
+    Its scores cannot be worked out, nor shown after the write: refused, nothing written.
+    """
+    names = [team.name for team in game.teams]
+    for deal in game.deals:
+        for result in deal.results:
+            check_kept(result, names[result.position], game.id, deal.number)
+
+
 def _deal(game: Game, number: int) -> Deal:
     for deal in game.deals:
         if deal.number == number:
@@ -627,6 +641,7 @@ def correct_deal(game_id: int, number: int, version: int, tallies: Sequence[Team
     """Correct a past deal. Refused when someone else saved it since ``version`` was read."""
     game = load_game(game_id)
     rules = game.rules()
+    _check_kept(game)
     deal = _deal(game, number)
     if deal.version != version:
         raise StaleDeal(number, view_game(game).deals[number - 1])
@@ -689,6 +704,7 @@ def undo_last_correction(game_id: int) -> int | None:
     number = rows[0].deal_number
     deal = _deal(game, number)
     rules = game.rules()
+    _check_kept(game)
     for result in deal.results:
         data = result.tally().to_json()
         mine = [c for c in rows if c.team_position == result.position]
@@ -995,7 +1011,9 @@ def _score(record: GameRecord, key: tuple[Any, ...], deal_rows: Iterable[Any]) -
     for row in deal_rows:
         stored.setdefault(row.number, (row.number, row.version, []))[2].append(row)
     names = [team.name for team in record.teams]
-    deals = score_deals(rules_of(record.ruleset, record.id), names, list(stored.values()))
+    deals = score_deals(
+        rules_of(record.ruleset, record.id), names, list(stored.values()), record.id
+    )
     _scored_deals().put(key, deals)
     return deals
 

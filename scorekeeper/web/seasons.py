@@ -35,7 +35,7 @@ from scorekeeper.rules import PRESETS, RuleSet
 from scorekeeper.services import players as player_service
 from scorekeeper.services import rulesets
 from scorekeeper.services import standings as service
-from scorekeeper.services.errors import NotFound, ServiceError
+from scorekeeper.services.errors import DamagedRecord, NotFound, ServiceError
 from scorekeeper.services.standings import Line
 
 from .rules_text import EN_DASH, MINUS, ruleset_name
@@ -304,8 +304,8 @@ def game_what_if(game_id: int) -> ResponseReturnValue:
     ref, choices = _other_rules()
     try:
         result = service.what_if_game(game_id, ref)
-    except NotFound:
-        raise
+    except (NotFound, DamagedRecord):
+        raise  # its own page: nothing to do with the rules asked for
     except ServiceError as error:
         messages = [say(p) for p in error.problems]
         return render_template("standings/refused.html", messages=messages), error.status
