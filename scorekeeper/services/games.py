@@ -911,9 +911,9 @@ def read_games(
 ) -> tuple[list[GameView], int]:
     """A page of games newest first, as :func:`read_game` reads one; and how many in all.
 
-    Plain rows in three to five queries, whatever the page holds: the count, the games, their
-    teams, the correction logs of the corrected ones, and the deals of the games whose scored
-    deals are not kept already (scored here and kept, as :func:`read_game` keeps them).
+    Plain rows in four queries, five if a game's scored deals are not kept already, whatever
+    the page holds: the count, the games, their teams, their correction logs, and the deals
+    of the games whose scores are not kept (scored here and kept, as :func:`read_game` does).
     """
     connection = db.session.connection()
     listed = _listed(player_id)
@@ -930,9 +930,8 @@ def read_games(
     if ids:
         for row in connection.execute(_TEAMS_ROWS.where(Team.game_id.in_(ids))):
             teams[row.game_id].append(row)
-    corrected = [row.id for row in rows if row.correction_count]
-    if corrected:
-        for row in connection.execute(_CORRECTIONS_ROWS.where(Correction.game_id.in_(corrected))):
+        # Read even when no game of the page was corrected: as many queries for any page.
+        for row in connection.execute(_CORRECTIONS_ROWS.where(Correction.game_id.in_(ids))):
             corrections[row.game_id].append(row)
     records = [_game_record(row, teams[row.id], corrections[row.id]) for row in rows]
     # The deals of every game whose scores are not kept, in one query; none if all are.
