@@ -238,6 +238,9 @@ def read_kept(
     as a ``deal_result`` row keeps them; anything else there, like a count that is not a
     whole number or a card class this app does not know, raises TallyError naming it.
     """
+    quick = _as_written(special_books, melded, left)
+    if quick is not None:
+        return quick
     problems: list[Problem] = []
     reader = _TeamReader(index, problems)
     special = reader.special_books(special_books)
@@ -248,6 +251,48 @@ def read_kept(
     if problems:
         raise TallyError(problems)
     return special, cards[0], cards[1]
+
+
+_CARD_CLASSES = {card.value: card for card in CardClass}
+
+
+def _as_written(
+    special_books: Any, melded: Any, left: Any
+) -> tuple[dict[str, int], Cards, Cards] | None:
+    """:func:`read_kept` of a tally kept as this app writes one, without the reader's work.
+
+    Nearly every kept tally: a whole number of points, or whole numbers in bounds for known
+    card classes; each special book kept has a whole count too. None for anything else,
+    which the reader reads, naming each thing wrong. An export reads some 20,000 such
+    tallies; the reader took a fifth of its time.
+    """
+    if type(special_books) is not dict or any(
+        type(count) is not int or not _within(count, "special_books")
+        for count in special_books.values()
+    ):
+        return None
+    cards = []
+    for value in (melded, left):
+        if type(value) is int:
+            if not _within(value, "points"):
+                return None
+            cards.append(Cards(points=value))
+        elif type(value) is dict:
+            counts = {}
+            for key, count in value.items():
+                card = _CARD_CLASSES.get(key)
+                if card is None or type(count) is not int or not _within(count, "cards"):
+                    return None
+                counts[card] = count
+            cards.append(Cards.of_counts(counts))
+        else:
+            return None
+    return {str(key): count for key, count in special_books.items()}, cards[0], cards[1]
+
+
+def _within(number: int, bounds: str) -> bool:
+    low, high = BOUNDS[bounds]
+    return low <= number <= high
 
 
 def read_teams(data: Any) -> list[TeamTally]:
