@@ -53,9 +53,9 @@ def damaged_record(error: DamagedRecord) -> ResponseReturnValue:
     # Nothing of the refused request may linger in the session and be flushed later.
     db.session.rollback()
     headline, *reasons = error.problems
-    page = "damaged_deal.html" if isinstance(error, DamagedDeal) else "damaged_rules.html"
     return render_template(
-        page,
+        "damaged.html",
+        deal=isinstance(error, DamagedDeal),
         headline=say(headline),
         reasons=[say(reason) for reason in reasons],
         house=error.house,
