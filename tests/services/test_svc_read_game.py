@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask
 from sqlalchemy import event
 from svc_support import (
@@ -97,8 +99,8 @@ def test_a_game_with_the_same_number_in_another_database_is_not_mixed_up(
     assert second == _both(game_id)[1]
 
 
-def _queries(game_id: int) -> tuple[int, int]:
-    """The queries of reading a game: the first time, then again with nothing changed."""
+def _read_twice(read: Callable[[], object]) -> tuple[int, int]:
+    """The queries of a reading: the first time, then again with nothing changed."""
     db.session.commit()
     queries: list[str] = []
 
@@ -107,14 +109,18 @@ def _queries(game_id: int) -> tuple[int, int]:
 
     event.listen(db.engine, "before_cursor_execute", count)
     try:
-        games.read_game(game_id)
+        read()
         first = len(queries)
         queries.clear()
-        games.read_game(game_id)
+        read()
         again = len(queries)
     finally:
         event.remove(db.engine, "before_cursor_execute", count)
     return first, again
+
+
+def _queries(game_id: int) -> tuple[int, int]:
+    return _read_twice(lambda: games.read_game(game_id))
 
 
 def test_a_shown_game_takes_two_to_four_queries(ctx: Flask) -> None:
@@ -187,23 +193,7 @@ def test_a_page_of_games_gives_each_the_same_view_as_reading_it_alone(ctx: Flask
 
 
 def _list_queries(**where: int) -> tuple[int, int]:
-    """The queries of reading a page of games: the first time, then with nothing changed."""
-    db.session.commit()
-    queries: list[str] = []
-
-    def count(*args: object) -> None:
-        queries.append(str(args[2]))
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        games.read_games(**where)
-        first = len(queries)
-        queries.clear()
-        games.read_games(**where)
-        again = len(queries)
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
-    return first, again
+    return _read_twice(lambda: games.read_games(**where))
 
 
 def test_a_page_of_games_takes_the_same_few_queries_for_any_number_of_games(
