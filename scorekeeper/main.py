@@ -59,6 +59,7 @@ def damaged_record(error: DamagedRecord) -> ResponseReturnValue:
         headline=say(headline),
         reasons=[say(reason) for reason in reasons],
         house=error.house,
+        game=error.game,
     ), error.status
 
 

@@ -75,6 +75,9 @@ class DamagedRecord(ServiceError):
 
     status = 409
     house: str | None = None  # damaged house rules' slug: the refusal offers to delete them
+    # The game that cannot be scored: the refusal offers to delete it (it can be restored),
+    # so that the lists it is in, which score every game they show, answer again.
+    game: int | None = None
 
 
 class DamagedDeal(DamagedRecord):
@@ -99,6 +102,7 @@ class DamagedDeal(DamagedRecord):
             {"team": name, "deal": deal, "game": game_id},
         )
         super().__init__([headline, *reasons])
+        self.game = game_id
 
 
 class DamagedRules(DamagedRecord):
@@ -126,7 +130,9 @@ class DamagedRules(DamagedRecord):
             ),
             {"game": game_id},
         )
-        return cls(headline, reasons)
+        damaged = cls(headline, reasons)
+        damaged.game = game_id
+        return damaged
 
     @classmethod
     def of_house(cls, slug: str, name: str, reasons: Sequence[Problem]) -> DamagedRules:

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from functools import partial
 from typing import Any
 
 from flask import current_app
@@ -891,6 +892,22 @@ def read_game(game_id: int) -> GameView:
     (``_ScoredDeals``). The tablets at a table all show the game after every save: one
     scores it, the others reuse that. Writes still go through :func:`load_game`.
     """
+    record, game = _read_record(game_id)
+    connection = db.session.connection()
+    deal_rows = partial(connection.execute, _DEAL_ROWS, {"game_id": game_id})
+    return _view(record, _scored(record, game, deal_rows))
+
+
+def read_record(game_id: int) -> GameRecord:
+    """The game as :func:`read_game` reads it, its rules and deals neither read nor scored.
+
+    For the one page that must work for a game whose stored rules or deals no longer read:
+    confirming that it is deleted.
+    """
+    return _read_record(game_id)[0]
+
+
+def _read_record(game_id: int) -> tuple[GameRecord, Any]:
     if not 0 < game_id <= LARGEST_ID:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
     connection = db.session.connection()
@@ -902,8 +919,7 @@ def read_game(game_id: int) -> GameView:
     corrections: Iterable[Any] = (
         connection.execute(_CORRECTION_ROWS, which) if game.correction_count else ()
     )
-    record = _game_record(game, connection.execute(_TEAM_ROWS, which), corrections)
-    return _view(record, _scored(record, game, lambda: connection.execute(_DEAL_ROWS, which)))
+    return _game_record(game, connection.execute(_TEAM_ROWS, which), corrections), game
 
 
 def read_games(

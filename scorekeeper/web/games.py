@@ -44,6 +44,7 @@ from scorekeeper.services import players as player_service
 from scorekeeper.services import rulesets
 from scorekeeper.services.errors import (
     Conflict,
+    DamagedRecord,
     Malformed,
     NotFound,
     ServiceError,
@@ -491,7 +492,7 @@ def _undo_offer(action: str, game_id: int | None = None) -> Game | None:
 def abandon(game_id: int) -> ResponseReturnValue:
     view = service.read_game(game_id)
     if request.method == "GET":
-        return render_template("games/confirm.html", view=view, action="abandon")
+        return render_template("games/confirm.html", view=view, game=view.game, action="abandon")
     service.abandon_game(game_id)
     session[UNDO_KEY] = {"action": "abandon", "game": game_id}
     flash(_("The game was abandoned."))
@@ -500,9 +501,16 @@ def abandon(game_id: int) -> ResponseReturnValue:
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
 def delete(game_id: int) -> ResponseReturnValue:
-    view = service.read_game(game_id)
+    """Delete a game, also one whose stored rules or deals no longer read: the way out the
+    refusal of such a game offers, since every list that shows it refuses too."""
     if request.method == "GET":
-        return render_template("games/confirm.html", view=view, action="delete")
+        view: service.GameView | None
+        try:
+            view = service.read_game(game_id)
+            game = view.game
+        except DamagedRecord:  # no scores to show: its date and teams say which game it is
+            view, game = None, service.read_record(game_id)
+        return render_template("games/confirm.html", view=view, game=game, action="delete")
     service.delete_game(game_id)
     session[UNDO_KEY] = {"action": "delete", "game": game_id}
     flash(_("The game was deleted."))

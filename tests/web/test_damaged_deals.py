@@ -252,3 +252,35 @@ def test_a_season_export_without_the_damaged_game_is_written(table: Table) -> No
     response = table.app.test_client().get(f"/api/export.json?season={table.season}")
     assert response.status_code == 200
     assert len(response.get_json()["games"]) == 1
+
+
+@pytest.mark.parametrize("what", ["rules", "deal"])
+def test_a_game_that_cannot_be_scored_can_be_deleted_and_the_lists_answer_again(
+    table: Table, what: str
+) -> None:
+    """Every list that shows the game scores it and refuses: deleting it is the way out."""
+    if what == "rules":
+        test_damaged_rules.damage(table, "game", "unknown field")
+    else:
+        damage_deal(table, "unknown card class")
+    client = table.app.test_client()
+    lists = ["/games", f"/players/{table.player}", "/api/games"]
+    assert [client.get(url).status_code for url in lists] == [409, 409, 409]
+    refusal = client.get(f"/games/{table.game}").get_data(as_text=True)
+    assert f'href="/games/{table.game}/delete"' in refusal
+    # The confirmation says which game without its scores, and deleting writes nothing else.
+    confirm = client.get(f"/games/{table.game}/delete")
+    assert confirm.status_code == 200
+    page = confirm.get_data(as_text=True)
+    assert "Delete this game?" in page and "Ann &amp; Ben, Cid &amp; Dee" in page
+    assert "deals played" not in page
+    before = stored(table.app)
+    assert client.post(f"/games/{table.game}/delete").status_code == 302
+    after = stored(table.app)
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed <= {"game", "standings_stamp"}  # the game's deleted_at; nothing lost
+    assert [client.get(url).status_code for url in lists] == [200, 200, 200]
+    assert client.get("/api/games").get_json()["total"] == 0
+    # Brought back from this tablet, it is refused again, in words, until it is repaired.
+    assert client.post(f"/games/{table.game}/restore").status_code == 302
+    assert client.get("/games").status_code == 409
