@@ -39,7 +39,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.rules.i18n import N_
 
-from . import standings, summaries
+from . import games, standings, summaries
 from .errors import Conflict, Invalid, NotFound
 
 BACKUP_DIR = "backups"
@@ -222,6 +222,7 @@ def restore(path: Path) -> Backup:
     summaries.bump()
     db.session.commit()
     standings.clear_cache()
+    games.forget_scored_deals()
     _checked.clear()
     return safety
 

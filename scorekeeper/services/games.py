@@ -779,6 +779,12 @@ def _version_sum(game: Any) -> Any:
     )
 
 
+def _last_dealt(game: Any) -> Any:
+    """When the game's latest deal was written: a restored backup may bring a game back to
+    fewer deals, after which others are entered with the same numbers and versions."""
+    return select(func.max(Deal.updated_at)).where(Deal.game_id == game).scalar_subquery()
+
+
 def _correction_count(game: Any) -> Any:
     return select(func.count(Correction.id)).where(Correction.game_id == game).scalar_subquery()
 
@@ -801,6 +807,7 @@ _GAMES_ROWS = select(
     Season.name.label("season_name"),
     _deal_count(Game.id).label("deal_count"),
     _version_sum(Game.id).label("version_sum"),
+    _last_dealt(Game.id).label("last_dealt"),
     _correction_count(Game.id).label("correction_count"),
 ).outerjoin(Season, Season.id == Game.season_id)
 _GAME_ROW = _GAMES_ROWS.where(*_LIVE_GAME)
@@ -852,8 +859,11 @@ class _ScoredDeals:
     Scoring is pure, so a game's scored deals stay right while its deals do: the key holds
     the game's uid (a restored or imported database never mixes up two games of the same
     id), the number of its deals and the sum of their versions (every change to a deal
-    raises its version), and the team names the tallies carry. Names of players, the
-    season and the correction log are read afresh on every request.
+    raises its version), when its latest deal was written (a game restored from a backup
+    to fewer deals, then played on, may reach the same number and versions with other
+    deals), and the team names the tallies carry. Names of players, the season and the
+    correction log are read afresh on every request. A deal changed by hand in the database
+    changes none of these: its game shows the scores kept until they leave the cache.
     """
 
     SIZE = 64
@@ -875,6 +885,11 @@ class _ScoredDeals:
             self._deals.move_to_end(key)
             while len(self._deals) > self.SIZE:
                 self._deals.popitem(last=False)
+
+
+def forget_scored_deals() -> None:
+    """Empty this process's kept scores (a restore replaced the database under them)."""
+    current_app.extensions.pop("scorekeeper.scored_deals", None)
 
 
 def _scored_deals() -> _ScoredDeals:
@@ -930,7 +945,11 @@ def read_games(
     Plain rows in four queries, five if a game's scored deals are not kept already, whatever
     the page holds: the count, the games, their teams, their correction logs, and the deals
     of the games whose scores are not kept (scored here and kept, as :func:`read_game` does).
+    A page past the last takes two (the count and no game).
     """
+    # Past the page that holds the game of the largest id possible, every page is empty;
+    # a larger offset would not even fit the database's integers.
+    page = min(max(page, 1), LARGEST_ID // max(per_page, 1) + 1)
     connection = db.session.connection()
     listed = _listed(player_id)
     total = connection.scalar(select(func.count(Game.id)).where(*listed)) or 0
@@ -938,7 +957,7 @@ def read_games(
         _GAMES_ROWS.where(*listed)
         .order_by(Game.played_on.desc(), Game.id.desc())
         .limit(per_page)
-        .offset((max(page, 1) - 1) * per_page)
+        .offset((page - 1) * per_page)
     ).all()
     ids = [row.id for row in rows]
     teams: dict[int, list[Any]] = {game_id: [] for game_id in ids}
@@ -1008,7 +1027,13 @@ def _game_record(game: Any, team_rows: Iterable[Any], corrections: Iterable[Any]
 
 
 def _scored_key(record: GameRecord, game: Any) -> tuple[Any, ...]:
-    return (record.uid, game.deal_count, game.version_sum, *(t.name for t in record.teams))
+    return (
+        record.uid,
+        game.deal_count,
+        game.version_sum,
+        game.last_dealt,
+        *(team.name for team in record.teams),
+    )
 
 
 def _scored(

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, text
 from svc_support import (
+    going_out,
     pairs,
     play,
     refused,
@@ -215,3 +216,37 @@ def test_a_page_of_games_takes_the_same_few_queries_for_any_number_of_games(
     # A corrected game on the page: its deals are scored again, once.
     assert _list_queries() == (5, 4)
     assert _list_queries(page=9) == (2, 2)  # past the last page: nothing to read but the count
+
+
+def test_a_game_taken_back_to_fewer_deals_and_played_on_is_scored_afresh(ctx: Flask) -> None:
+    # A backup restored (by another process, whose kept scores this one cannot see) takes
+    # the game back to one deal; the table then enters deal 2 again, differently. The game
+    # has as many deals with the same versions as before: its scores must still be new.
+    game_id = standard_game()
+    play(game_id, 1)
+    games.record_deal(game_id, [staying(melded=Cards(points=300)), going_out()])
+    before = games.read_game(game_id)
+    assert games.read_games()[0] == [before]
+    db.session.execute(
+        text(
+            "DELETE FROM deal_result WHERE deal_id IN "
+            "(SELECT id FROM deal WHERE game_id = :game AND number = 2)"
+        ),
+        {"game": game_id},
+    )
+    db.session.execute(
+        text("DELETE FROM deal WHERE game_id = :game AND number = 2"), {"game": game_id}
+    )
+    db.session.commit()
+    assert len(games.read_game(game_id).deals) == 1
+    games.record_deal(game_id, [staying(melded=Cards(points=150)), going_out()])
+    again = games.read_game(game_id)
+    assert again.totals != before.totals
+    assert again == _both(game_id)[1]
+    assert games.read_games()[0] == [again]
+
+
+def test_a_page_past_any_game_is_empty_however_far(ctx: Flask) -> None:
+    play(standard_game(), 1)
+    for page in (2, 10**6, 10**20):
+        assert games.read_games(page=page) == ([], 1)
