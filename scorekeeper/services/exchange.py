@@ -86,6 +86,7 @@ from scorekeeper.rules import (
     TeamTally,
     read_team,
     score_team,
+    team_phrase,
     validate_deal,
 )
 from scorekeeper.rules.i18n import N_, NP_, Template
@@ -245,7 +246,8 @@ _KEPT_TALLIES = (
     )
     .join(Deal, Deal.game_id == Game.id)
     .join(DealResult, DealResult.deal_id == Deal.id)
-    .join(Team, Team.id == DealResult.team_id)
+    # Outer: a tally whose team row is gone too is still read, and named by its place.
+    .outerjoin(Team, Team.id == DealResult.team_id)
     .where(not_(_KEEPS_NOTHING))
     .order_by(*_GAME_ORDER, Deal.number, DealResult.position)
 )
@@ -479,8 +481,9 @@ class Export:
             query = query.where(Game.season_id == self._season_id)
         problems: list[Problem] = []
         for kept in self._connection.execute(query.execution_options(yield_per=_BATCH)):
+            team = kept.name or team_phrase(TeamTally(), kept.position)
             try:
-                check_kept(kept, kept.name, kept.game_id, kept.number)
+                check_kept(kept, kept.name or "", kept.game_id, kept.number)
             except DamagedDeal:
                 problems.append(
                     Problem(
@@ -491,7 +494,7 @@ class Export:
                             "is damaged and cannot be read; the export needs it to score the "
                             "deal."
                         ),
-                        {"team": kept.name, "deal": kept.number, "game": kept.game_id},
+                        {"team": team, "deal": kept.number, "game": kept.game_id},
                     )
                 )
                 if len(problems) >= MOST_PROBLEMS:
