@@ -103,6 +103,7 @@ class DamagedDeal(DamagedRecord):
         )
         super().__init__([headline, *reasons])
         self.game = game_id
+        self.who = name  # the team as the headline names it
 
 
 class DamagedRules(DamagedRecord):
