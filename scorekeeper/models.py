@@ -383,3 +383,21 @@ class StandingsStamp(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class StandingsChange(db.Model):  # type: ignore[name-defined,misc]
+    """What one step of the :class:`StandingsStamp` changed: a game, or everything.
+
+    One row per step (``version`` is the stamp's number after it), written in the same
+    transaction. ``game_id`` is the game that finished, was corrected, abandoned, deleted or
+    restored; none when the step may have changed any game (players merged, games imported).
+    A cache of standings computed at an earlier step reads the rows after it to know which
+    games to read again. Only the latest steps are kept (see
+    :data:`scorekeeper.services.summaries.KEPT_CHANGES`); no foreign key, so a game removed
+    for good leaves its row as it was.
+    """
+
+    __tablename__ = "standings_change"
+
+    version: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    game_id: Mapped[int | None] = mapped_column(Integer)

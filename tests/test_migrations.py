@@ -34,6 +34,11 @@ MIGRATIONS = PROJECT_ROOT / "migrations"
 # Tables whose rows hang off a game: batch-altering "game" must not touch them.
 CHILDREN = ("team", "team_member", "deal", "deal_result", "correction")
 
+# Tables that hold no data, only a hint: which games the latest steps of the standings stamp
+# changed. Going down past the revision that made it and up again leaves it empty, and a
+# cache of standings older than its first row computes them all (as before it existed).
+HINTS = ("standings_change",)
+
 Rows = dict[str, list[tuple[Any, ...]]]
 
 
@@ -156,6 +161,10 @@ def project(snapshot: Rows, like: Rows) -> Rows:
     return result
 
 
+def without(snapshot: Rows, name: str) -> Rows:
+    return {table: table_rows for table, table_rows in snapshot.items() if table != name}
+
+
 def count(snapshot: Rows) -> dict[str, int]:
     return {name: len(table_rows) for name, table_rows in snapshot.items()}
 
@@ -215,6 +224,10 @@ def check_round_trips(tmp_path: Path, directory: Path) -> int:
 
             flask_migrate.upgrade(directory=str(directory))
             again = rows()
+            for name in HINTS:
+                if name not in lowered:
+                    assert filled[name] and again[name] == []
+                    filled, again = without(filled, name), without(again, name)
             assert count(again) == count(filled)
             assert project(again, lowered) == project(filled, lowered)
             assert foreign_keys_on_everywhere()

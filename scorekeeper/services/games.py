@@ -598,7 +598,7 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally], number: int | None =
     try:
         summaries.refresh_game(game)
         if finished:
-            summaries.bump()
+            summaries.bump(game.id)
         db.session.commit()
     except IntegrityError:
         # Another tablet saved this deal number between our read and our write.

@@ -25,8 +25,10 @@ Performance: every figure is aggregated in SQL (``GROUP BY`` over the team summa
 write path keeps, :class:`~scorekeeper.models.TeamTotal`, joined with team members and game),
 so a standings page runs the same few queries for 10 or 10,000 games and never adds up the
 deals themselves. Ratings need one pass over the games in order, fed by one query, resumed
-from the previous pass where the games are unchanged. The result is cached in-process; see
-:func:`fingerprint` for when the cache is dropped.
+from the previous pass where the games are unchanged; when the cache knows which games changed
+since that pass (:func:`scorekeeper.services.summaries.changed_games`), the query reads only
+the games from the first of them on. The result is cached in-process; see :func:`fingerprint`
+for when the cache is dropped.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from fractions import Fraction
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import BigInteger, Integer, Select, case, cast, func, literal, select
+from sqlalchemy import BigInteger, Integer, Select, and_, case, cast, func, literal, or_, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.selectable import Subquery
 
@@ -343,14 +345,21 @@ def partnership_ids(size: int, lo: int, hi: int, ids: int, squares: int) -> tupl
     raise ValueError(f"teams of {size} players are not supported")
 
 
-def _rating_games(season_id: int | None) -> list[GameResult]:
-    """Every counted game in order, each team with its players and total: one query."""
+def _rating_games(season_id: int | None, since: tuple[date, int] | None = None) -> list[GameResult]:
+    """Every counted game in order, each team with its players and total: one query.
+
+    ``since`` (a day and a game id) reads only the games from there on in that order.
+    """
     t = _team_totals(season_id).c
-    rows = db.session.execute(
+    query = (
         select(t.game_id, t.played_on, t.team_id, t.total, TeamMember.player_id)
         .join(TeamMember, TeamMember.team_id == t.team_id)
         .order_by(t.played_on, t.game_id, t.team_id, TeamMember.seat)
     )
+    if since is not None:
+        day, game_id = since
+        query = query.where(or_(t.played_on > day, and_(t.played_on == day, t.game_id >= game_id)))
+    rows = db.session.execute(query)
     games: list[GameResult] = []
     current: tuple[int, date] | None = None
     teams: dict[int, tuple[list[int], int]] = {}
@@ -410,7 +419,31 @@ _cache_lock = threading.Lock()
 _CACHE_ENTRIES = 64
 
 
-def _compute(season_id: int | None, previous: Ratings | None) -> _Computed:
+def _games_to_rate(
+    season_id: int | None, previous: Ratings | None, changed: dict[int, date | None] | None
+) -> list[GameResult]:
+    """The counted games in order, for :func:`rate_games` to resume ``previous`` with.
+
+    ``changed`` maps the games changed since ``previous`` was computed to their day (none for
+    a game no longer there). The games before the first of them, by day and id where they
+    were and where they are now, are ``previous``'s own; only the rest are read again.
+    """
+    if previous is None or changed is None:
+        return _rating_games(season_id)
+    keys = [(game.played_on, game.game_id) for game in previous.games if game.game_id in changed]
+    keys += [(day, game_id) for game_id, day in changed.items() if day is not None]
+    if not keys:
+        return list(previous.games)
+    since = min(keys)
+    kept = [game for game in previous.games if (game.played_on, game.game_id) < since]
+    return kept + _rating_games(season_id, since)
+
+
+def _compute(
+    season_id: int | None,
+    previous: Ratings | None,
+    changed: dict[int, date | None] | None = None,
+) -> _Computed:
     players: dict[int, Line] = {}
     for row in db.session.execute(_player_rows(season_id)):
         players.setdefault(row.player_id, Line(players=(row.player_id,))).add(row)
@@ -418,7 +451,7 @@ def _compute(season_id: int | None, previous: Ratings | None) -> _Computed:
     for row in db.session.execute(_partnership_rows(season_id)):
         ids = partnership_ids(row.size, row.lo, row.hi, int(row.ids), int(row.squares))
         partnerships.setdefault(ids, Line(players=ids)).add(row)
-    ratings = rate_games(_rating_games(season_id), previous)
+    ratings = rate_games(_games_to_rate(season_id, previous, changed), previous)
     for line in players.values():
         line.rating = ratings.display(line.players[0])
     for line in partnerships.values():
@@ -438,7 +471,11 @@ def _computed(season_id: int | None) -> _Computed:
         cached = _cache.get(key)
     if cached is not None and cached[0] == stamp:
         return cached[1]
-    computed = _compute(season_id, cached[1].ratings if cached else None)
+    if cached is None:
+        computed = _compute(season_id, None)
+    else:
+        changed = summaries.changed_games(cached[0][0], stamp[0])
+        computed = _compute(season_id, cached[1].ratings, changed)
     with _cache_lock:
         _cache[key] = (stamp, computed)
         while len(_cache) > _CACHE_ENTRIES:

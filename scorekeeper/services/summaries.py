@@ -8,6 +8,8 @@
 - :class:`~scorekeeper.models.StandingsStamp`: :func:`bump` adds one whenever anything the
   standings count changes (a game finished, corrected, abandoned, deleted or restored, two
   players merged); the standings cache is kept while it stays the same.
+- :class:`~scorekeeper.models.StandingsChange`: which game each step changed, so a cache
+  computed a few steps ago reads only those games' ratings again.
 
 :func:`game_rows` is the one computation of a game's rows, used by the services, the
 benchmark's bulk fill and the tests that compare the summaries with the deals.
@@ -16,14 +18,17 @@ benchmark's bulk fill and the tests that compare the summaries with the deals.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, StandingsStamp, TeamTotal
+from scorekeeper.models import Game, StandingsChange, StandingsStamp, TeamTotal
 
+# The steps of the stamp whose changes are kept: a cache further behind computes everything.
+KEPT_CHANGES = 1000
 # A k-way tie at the top gives each tied team WIN_UNITS // k: exact for 2 to 8 teams.
 WIN_UNITS = 840
 SUMMED = (
@@ -98,22 +103,38 @@ def refresh_game(game: Game) -> None:
     db.session.execute(insert(TeamTotal), rows)
 
 
-def bump() -> None:
-    """Tell every process's standings cache that what standings count has changed."""
+def bump(game_id: int | None = None) -> None:
+    """Tell every process's standings cache that what standings count has changed.
+
+    ``game_id`` is the one game whose figures changed (finished, corrected, abandoned,
+    deleted, restored); none when any game's may have (players merged, games imported). The
+    step is logged in :class:`~scorekeeper.models.StandingsChange` so a cache can read
+    again only the games changed since it was computed (see :func:`changed_games`).
+    """
     step = (
         update(StandingsStamp)
         .where(StandingsStamp.id == 1)
         .values(version=StandingsStamp.version + 1)
+        .returning(StandingsStamp.version)
     )
-    if db.session.execute(step).rowcount:  # type: ignore[attr-defined]
-        return
-    # The very first stamp: two writers may both find none (PostgreSQL reads committed rows
-    # only). The loser's insert fails inside a savepoint; by then the row exists, so it steps.
-    try:
-        with db.session.begin_nested():
-            db.session.add(StandingsStamp(id=1, version=1))
-    except IntegrityError:
-        db.session.execute(step)
+    version = db.session.execute(step).scalar()
+    if version is None:
+        # The very first stamp: two writers may both find none (PostgreSQL reads committed
+        # rows only). The loser's insert fails inside a savepoint; by then the row exists,
+        # so it steps.
+        try:
+            with db.session.begin_nested():
+                db.session.add(StandingsStamp(id=1, version=1))
+            version = 1
+        except IntegrityError:
+            version = db.session.execute(step).scalar_one()
+    # The stamp's row stays locked until this transaction ends, so no other writer can take
+    # the same version.
+    db.session.execute(insert(StandingsChange).values(version=version, game_id=game_id))
+    if version % KEPT_CHANGES == 0:
+        db.session.execute(
+            delete(StandingsChange).where(StandingsChange.version <= version - KEPT_CHANGES)
+        )
 
 
 def bump_if_counted(game: Game) -> None:
@@ -123,7 +144,29 @@ def bump_if_counted(game: Game) -> None:
     deleted without touching them.
     """
     if game.finished_at is not None:
-        bump()
+        bump(game.id)
+
+
+def changed_games(after: int, upto: int) -> dict[int, date | None] | None:
+    """The games the steps of the stamp after ``after`` up to ``upto`` changed, with their day
+    (none for a game no longer there).
+
+    None when they cannot be told: a step changed any game, or the log no longer holds every
+    step (older than :data:`KEPT_CHANGES` steps, or written before the log existed).
+    """
+    if not 0 <= upto - after <= KEPT_CHANGES:
+        return None
+    rows = db.session.execute(
+        select(StandingsChange.game_id, Game.played_on)
+        .outerjoin(Game, Game.id == StandingsChange.game_id)
+        .where(StandingsChange.version > after, StandingsChange.version <= upto)
+    ).all()
+    changed: dict[int, date | None] = {}
+    for game_id, day in rows:
+        if game_id is None:
+            return None
+        changed[game_id] = day
+    return changed if len(rows) == upto - after else None
 
 
 def stamp() -> int:

@@ -88,7 +88,11 @@ def test_a_round_trip_into_an_empty_database_gives_the_same_standings(
     # And the data itself: exporting the imported database gives the same document.
     again = export(other)
     assert {**again, "exported_at": None} == {**document, "exported_at": None}
-    assert table_counts(other) == table_counts(app)
+    # Every table holds as many rows, but the log of the standings' steps: the games were
+    # finished, corrected and deleted one step at a time there, imported in one step here.
+    imported, played = table_counts(other), table_counts(app)
+    assert imported.pop("standings_change") == 1 < played.pop("standings_change")
+    assert imported == played
 
 
 def test_the_document_keeps_every_tally_field_and_the_corrections(

@@ -278,7 +278,8 @@ def test_a_game_that_cannot_be_scored_can_be_deleted_and_the_lists_answer_again(
     assert client.post(f"/games/{table.game}/delete").status_code == 302
     after = stored(table.app)
     changed = {name for name in before if before[name] != after[name]}
-    assert changed <= {"game", "standings_stamp"}  # the game's deleted_at; nothing lost
+    # The game's deleted_at and the standings' step; nothing lost.
+    assert changed <= {"game", "standings_stamp", "standings_change"}
     assert [client.get(url).status_code for url in lists] == [200, 200, 200]
     assert client.get("/api/games").get_json()["total"] == 0
     # Brought back from this tablet, it is refused again, in words, until it is repaired.
