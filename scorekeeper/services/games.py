@@ -638,8 +638,13 @@ def _field_json(tally: TeamTally, name: str) -> str:
     return json.dumps(tally.to_json()[name], sort_keys=True)
 
 
-def correct_deal(game_id: int, number: int, version: int, tallies: Sequence[TeamTally]) -> Deal:
-    """Correct a past deal. Refused when someone else saved it since ``version`` was read."""
+def correct_deal(game_id: int, number: int, version: int, tallies: Sequence[TeamTally]) -> int:
+    """Correct a past deal. Refused when someone else saved it since ``version`` was read.
+
+    Returns the deal's version now: ``version`` when the tallies are the ones it has (nothing
+    is written), the next one when the correction was saved. (The deal itself is not
+    returned: read after the commit, it would be read again from the database.)
+    """
     game = load_game(game_id)
     rules = game.rules()
     _check_kept(game)
@@ -674,10 +679,10 @@ def correct_deal(game_id: int, number: int, version: int, tallies: Sequence[Team
         result.score = score_team(rules, tally).score
     if not changed:
         db.session.rollback()
-        return deal
+        return version
     deal.updated_at = utcnow()
     _commit_deal(number, game)
-    return deal
+    return version + 1  # the ORM's version counter: one step per saved change
 
 
 def _commit_deal(number: int, game: Game) -> None:

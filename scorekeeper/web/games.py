@@ -367,7 +367,7 @@ def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
         form.add_problems(problems)
         return _render_deal(view, form, 400)
     try:
-        deal = service.correct_deal(game_id, number, form.version, tallies)
+        version = service.correct_deal(game_id, number, form.version, tallies)
     except StaleDeal as error:
         current: service.DealView = error.current
         form.version = current.version
@@ -383,7 +383,7 @@ def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
     except ServiceError as error:
         form.add_problems(error.problems)
         return _render_deal(view, form, error.status)
-    if deal.version == form.version:
+    if version == form.version:
         flash(_("Nothing changed in deal %(deal)d.", deal=number))
     else:
         flash(_("Deal %(deal)d corrected.", deal=number))

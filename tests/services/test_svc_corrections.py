@@ -63,9 +63,9 @@ def test_a_correction_logs_every_changed_field_with_old_and_new(game_id: int) ->
         staying(clean_books=2, melded=Cards(points=330), left=Cards(points=0)),
     ]
 
-    deal = games.correct_deal(game_id, 1, 1, corrected)
+    saved = games.correct_deal(game_id, 1, 1, corrected)
 
-    assert deal.version == 2
+    assert saved == 2
     assert _version(game_id) == 2
     assert _stored(game_id) == corrected
     assert _log(game_id) == [
@@ -106,9 +106,9 @@ def test_card_counts_instead_of_points_are_logged_as_counts(game_id: int) -> Non
 def test_saving_the_same_values_logs_nothing_and_keeps_the_version(game_id: int) -> None:
     before = snapshot()
 
-    deal = games.correct_deal(game_id, 1, 1, standard_deal())
+    saved = games.correct_deal(game_id, 1, 1, standard_deal())
 
-    assert deal.number == 1
+    assert saved == 1
     assert snapshot() == before
     assert _version(game_id) == 1
     assert _log(game_id) == []

@@ -11,6 +11,7 @@ import pytest
 from database_support import database_url
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -418,6 +419,29 @@ def test_correcting_a_deal_logs_it_and_undo_puts_it_back(app: Flask, client: Fla
 
     nothing = client.post(f"/games/{game_id}/corrections/undo", follow_redirects=True)
     assert "There is no correction to undo." in text(nothing)
+
+
+def test_a_correction_reads_nothing_after_it_is_saved(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    data["t1-left"] = "215"
+    statements: list[str] = []
+
+    def keep(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement.lstrip().split()[0].upper())
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        assert client.post(edit_url(game_id, 1), data=data).status_code == 302
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    # The redirect says what was saved from what the service answered; the deal is not read
+    # again after the commit (the last statements are the write's).
+    assert "UPDATE" in statements and "SELECT" not in statements[statements.index("UPDATE") :]
+    assert "Deal 1 corrected." in text(client.get(f"/games/{game_id}"))
 
 
 def test_saving_an_unchanged_deal_logs_nothing(app: Flask, client: FlaskClient) -> None:
