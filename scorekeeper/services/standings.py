@@ -25,8 +25,9 @@ Performance: every figure is aggregated in SQL (``GROUP BY`` over the team summa
 write path keeps, :class:`~scorekeeper.models.TeamTotal`, joined with team members and game),
 so a standings page runs the same few queries for 10 or 10,000 games and never adds up the
 deals themselves. Ratings need one pass over the games in order, fed by one query, resumed
-from the previous pass where the games are unchanged; when the cache knows which games changed
-since that pass (:func:`scorekeeper.services.summaries.changed_games`), the query reads only
+from the previous pass where the games are unchanged. When the cache knows which games changed
+since that pass (:func:`scorekeeper.services.summaries.changed_games`), only the lines of
+those games' players and partnerships are aggregated again, and the ratings' query reads only
 the games from the first of them on. The result is cached in-process; see :func:`fingerprint`
 for when the cache is dropped.
 """
@@ -296,37 +297,46 @@ def _line_sums(source: Subquery) -> list[Any]:
     ]
 
 
-def _player_rows(season_id: int | None) -> Select[Any]:
+def _player_rows(season_id: int | None, only: Iterable[int] | None = None) -> Select[Any]:
+    """Each player's aggregate rows, one per ruleset; ``only`` these players' when given."""
     ranked = _ranked(season_id)
-    return (
+    query = (
         select(TeamMember.player_id, *_line_sums(ranked))
         .select_from(ranked.join(TeamMember, TeamMember.team_id == ranked.c.team_id))
         .group_by(TeamMember.player_id, ranked.c.ruleset_id)
     )
+    if only is not None:
+        query = query.where(TeamMember.player_id.in_(sorted(only)))
+    return query
 
 
-def _partnership_rows(season_id: int | None) -> Select[Any]:
+def _partnership_rows(season_id: int | None, having: Iterable[int] | None = None) -> Select[Any]:
+    """Each partnership's aggregate rows, one per ruleset.
+
+    ``having`` (player ids) narrows them to the partnerships with one of those players (every
+    team of such a partnership has that player, so their rows are whole).
+    """
     ranked = _ranked(season_id)
     player = cast(TeamMember.player_id, BigInteger)
     # Each team's players' key, from its members alone (one pass over them in team order),
     # joined to the team's row; then the lines are these rows grouped by key. (Grouping the
     # team rows, every column of them, by member took twice the time.)
-    keys = (
-        select(
-            TeamMember.team_id,
-            func.count().label("size"),
-            func.min(TeamMember.player_id).label("lo"),
-            func.max(TeamMember.player_id).label("hi"),
-            func.sum(player).label("ids"),
-            func.sum(player * player).label("squares"),
-        )
-        .group_by(TeamMember.team_id)
-        .subquery("keys")
-    )
-    k = keys.c
+    keys = select(
+        TeamMember.team_id,
+        func.count().label("size"),
+        func.min(TeamMember.player_id).label("lo"),
+        func.max(TeamMember.player_id).label("hi"),
+        func.sum(player).label("ids"),
+        func.sum(player * player).label("squares"),
+    ).group_by(TeamMember.team_id)
+    if having is not None:
+        with_them = select(TeamMember.team_id).where(TeamMember.player_id.in_(sorted(having)))
+        keys = keys.where(TeamMember.team_id.in_(with_them))
+    keyed = keys.subquery("keys")
+    k = keyed.c
     return (
         select(k.size, k.lo, k.hi, k.ids, k.squares, *_line_sums(ranked))
-        .select_from(ranked.join(keys, k.team_id == ranked.c.team_id))
+        .select_from(ranked.join(keyed, k.team_id == ranked.c.team_id))
         .where(k.size >= 2)
         .group_by(k.size, k.lo, k.hi, k.ids, k.squares, ranked.c.ruleset_id)
     )
@@ -440,26 +450,88 @@ def _games_to_rate(
     return kept + _rating_games(season_id, since)
 
 
+def _teams_of(changed: dict[int, date | None]) -> list[tuple[int, ...]] | None:
+    """The players of each team of the ``changed`` games, in id order; None when one of the
+    games is gone (its players cannot be told)."""
+    if None in changed.values():
+        return None
+    teams: dict[int, list[int]] = {}
+    rows = db.session.execute(
+        select(TeamMember.team_id, TeamMember.player_id)
+        .join(Team, Team.id == TeamMember.team_id)
+        .where(Team.game_id.in_(sorted(changed)))
+    )
+    for team_id, player_id in rows:
+        teams.setdefault(team_id, []).append(player_id)
+    return [tuple(sorted(players)) for players in teams.values()]
+
+
+def _lines(
+    season_id: int | None, previous: _Computed | None, changed: dict[int, date | None] | None
+) -> tuple[dict[int, Line], dict[tuple[int, ...], Line]]:
+    """Every player's and partnership's line, keyed by their ids.
+
+    With ``previous`` lines and the games ``changed`` since, only the lines of those games'
+    players and partnerships are aggregated again; the rest are ``previous``'s own (no other
+    line counts a changed game). Otherwise every line is aggregated.
+    """
+    teams = _teams_of(changed) if previous is not None and changed is not None else None
+    players: dict[int, Line] = {}
+    partnerships: dict[tuple[int, ...], Line] = {}
+    touched: set[int] | None = None
+    pairs: set[tuple[int, ...]] | None = None
+    if previous is not None and teams is not None:
+        touched = {player for team in teams for player in team}
+        pairs = {team for team in teams if len(team) >= 2}
+        players = {
+            line.players[0]: line for line in previous.players if line.players[0] not in touched
+        }
+        partnerships = {
+            line.players: line for line in previous.partnerships if line.players not in pairs
+        }
+    fresh: dict[Any, Line] = {}
+    for row in db.session.execute(_player_rows(season_id, touched)):
+        fresh.setdefault(row.player_id, Line(players=(row.player_id,))).add(row)
+    players.update(fresh)
+    fresh = {}
+    if pairs is None or pairs:
+        # Every partnership with one of the changed ones' lowest players comes back whole;
+        # only the changed ones are kept.
+        lowest = None if pairs is None else {team[0] for team in pairs}
+        for row in db.session.execute(_partnership_rows(season_id, lowest)):
+            ids = partnership_ids(row.size, row.lo, row.hi, int(row.ids), int(row.squares))
+            if pairs is None or ids in pairs:
+                fresh.setdefault(ids, Line(players=ids)).add(row)
+    partnerships.update(fresh)
+    return players, partnerships
+
+
 def _compute(
     season_id: int | None,
-    previous: Ratings | None,
+    previous: _Computed | None,
     changed: dict[int, date | None] | None = None,
 ) -> _Computed:
-    players: dict[int, Line] = {}
-    for row in db.session.execute(_player_rows(season_id)):
-        players.setdefault(row.player_id, Line(players=(row.player_id,))).add(row)
-    partnerships: dict[tuple[int, ...], Line] = {}
-    for row in db.session.execute(_partnership_rows(season_id)):
-        ids = partnership_ids(row.size, row.lo, row.hi, int(row.ids), int(row.squares))
-        partnerships.setdefault(ids, Line(players=ids)).add(row)
-    ratings = rate_games(_games_to_rate(season_id, previous, changed), previous)
-    for line in players.values():
-        line.rating = ratings.display(line.players[0])
-    for line in partnerships.values():
+    """The standings of a scope: from nothing, or from ``previous`` and the games ``changed``
+    since it was computed (see :func:`scorekeeper.services.summaries.changed_games`)."""
+    players, partnerships = _lines(season_id, previous, changed)
+    before = previous.ratings if previous is not None else None
+    ratings = rate_games(_games_to_rate(season_id, before, changed), before)
+
+    def partners(line: Line) -> int | None:
         shown = [r for p in line.players if (r := ratings.display(p)) is not None]
         # A partnership's rating: the mean of its players' ratings (a tie-breaker only).
-        line.rating = round(sum(shown) / len(shown)) if shown else None
-    return _Computed(list(players.values()), list(partnerships.values()), ratings)
+        return round(sum(shown) / len(shown)) if shown else None
+
+    # Every rating may have moved, so every line gets a copy with its own: lines are shared
+    # with the standings cached before, which other requests may be reading.
+    return _Computed(
+        [replace(players[key], rating=ratings.display(key)) for key in sorted(players)],
+        [
+            replace(partnerships[key], rating=partners(partnerships[key]))
+            for key in sorted(partnerships)
+        ],
+        ratings,
+    )
 
 
 def _computed(season_id: int | None) -> _Computed:
@@ -476,7 +548,7 @@ def _computed(season_id: int | None) -> _Computed:
         computed = _compute(season_id, None)
     else:
         changed = summaries.changed_games(cached[0][0], stamp[0])
-        computed = _compute(season_id, cached[1].ratings, changed)
+        computed = _compute(season_id, cached[1], changed)
     with _cache_lock:
         _cache[key] = (stamp, computed)
         while len(_cache) > _CACHE_ENTRIES:

@@ -1,14 +1,16 @@
 """Standings computed again from the games that changed: the same figures as from scratch.
 
 Every step of the standings stamp logs the game it changed (``StandingsChange``); a cache
-computed a few steps ago reads again only the games from the first changed one on, in game
-order, for the ratings. These tests hold that to a computation from nothing after every kind
-of change, and check that the log says what changed.
+computed a few steps ago aggregates again only the lines of those games' players and
+partnerships, and reads again only the games from the first changed one on, in game order, for
+the ratings. These tests hold that to a computation from nothing after every kind of change,
+and check that the log says what changed.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 from unittest import mock
@@ -37,20 +39,12 @@ def version() -> int:
 
 
 def figures(season_id: int | None) -> tuple[Any, ...]:
-    """Everything standings show that a wrong resume could get wrong, names aside."""
+    """Everything standings show that a wrong resume could get wrong, names aside: every
+    figure of every line (its rules' shares too), the rated games and the ratings' history."""
     table = standings.standings(season_id)
     lines = sorted(
-        (
-            line.players,
-            line.games,
-            line.win_units,
-            line.points,
-            line.margin,
-            line.best,
-            line.worst,
-            line.rating,
-        )
-        for line in [*table.players, *table.partnerships]
+        ((line.players, replace(line, names=())) for line in [*table.players, *table.partnerships]),
+        key=lambda pair: pair[0],
     )
     return table.ratings.games, table.ratings.history, lines
 
@@ -153,15 +147,91 @@ def test_a_correction_reads_from_its_game_on(app: Flask, season: Season) -> None
         assert after == from_scratch(season.season_id)
 
 
+class LinesRead:
+    """Which lines each computation aggregated: the players and partnerships asked for (None:
+    all of them)."""
+
+    def __init__(self) -> None:
+        self.players: list[set[int] | None] = []
+        self.partnerships: list[set[int] | None] = []
+        self._players = standings._player_rows
+        self._partnerships = standings._partnership_rows
+
+    def patches(self) -> Any:
+        def players(season_id: int | None, only: Any = None) -> Any:
+            self.players.append(None if only is None else set(only))
+            return self._players(season_id, only)
+
+        def partnerships(season_id: int | None, having: Any = None) -> Any:
+            self.partnerships.append(None if having is None else set(having))
+            return self._partnerships(season_id, having)
+
+        return (
+            mock.patch.object(standings, "_player_rows", players),
+            mock.patch.object(standings, "_partnership_rows", partnerships),
+        )
+
+
+def test_a_finished_game_aggregates_only_its_own_lines(app: Flask, season: Season) -> None:
+    with app.app_context():
+        figures(None)
+        play("standard", [["Ann", "Dan"], ["Cleo", "Ben"]], G3_DEALS, played_on=date(2025, 3, 1))
+        spy = LinesRead()
+        first, second = spy.patches()
+        with first, second:
+            after = figures(None)
+        ann, ben, cleo, dan = (player(name) for name in ("Ann", "Ben", "Cleo", "Dan"))
+        assert spy.players == [{ann, ben, cleo, dan}]
+        # Partnerships are read by their lowest player: each of them has every team of its own.
+        assert spy.partnerships == [{min(ann, dan), min(cleo, ben)}]
+        assert after == from_scratch(None)
+        # The other players' lines were kept from before, as they were.
+        untouched = {line.players for line in standings.standings(None).players} - {
+            (ann,),
+            (ben,),
+            (cleo,),
+            (dan,),
+        }
+        assert untouched
+
+
+def test_a_game_gone_from_the_database_aggregates_every_line(app: Flask, season: Season) -> None:
+    with app.app_context():
+        figures(None)
+        deal = db.session.scalar(select(Deal).filter_by(game_id=season.g1, number=1))
+        assert deal is not None
+        before = version()
+        games.correct_deal(season.g1, 1, deal.version, [STAY_A, OUT_STD])
+        assert version() == before + 1
+        # As if the game had been removed for good after its change was logged: whose lines
+        # it was in can no longer be told.
+        db.session.execute(
+            update(StandingsChange)
+            .where(StandingsChange.version == version())
+            .values(game_id=10**6)
+        )
+        db.session.commit()
+        spy = LinesRead()
+        first, second = spy.patches()
+        with first, second:
+            figures(None)
+        assert spy.players == [None]
+        assert spy.partnerships == [None]
+
+
 def test_a_merge_reads_every_game_again(app: Flask, season: Season) -> None:
     with app.app_context():
         play("standard", [["Evie", "Finn"], ["Gus", "Hal"]], G1_DEALS)
         figures(None)
         players.merge_players(player("Eve"), player("Evie"))
         spy = ReadSince()
-        with mock.patch.object(standings, "_rating_games", spy):
+        lines = LinesRead()
+        first, second = lines.patches()
+        with mock.patch.object(standings, "_rating_games", spy), first, second:
             after = figures(None)
         assert [since for since, _ in spy.calls] == [None]
+        assert lines.players == [None]
+        assert lines.partnerships == [None]
         assert after == from_scratch(None)
 
 
