@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 from flask import Flask
-from sqlalchemy import event
+from sql_support import watch_sql
 from svc_support import (
     fresh_game,
     going_out,
@@ -124,16 +124,8 @@ def test_saving_a_deal_does_not_read_the_correction_log(ctx: Flask) -> None:
         game_id, 1, deal.version, [standard_deal()[0], staying(melded=Cards(points=300))]
     )
     db.session.expire_all()
-    queries: list[str] = []
-
-    def count(*args: object) -> None:
-        queries.append(str(args[2]))
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
+    with watch_sql(db.engine) as queries:
         games.record_deal(game_id, standard_deal(), 2)
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
 
     assert queries
     assert not [query for query in queries if "FROM correction" in query]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Flask
-from sqlalchemy import event, text
+from sql_support import watch_sql
+from sqlalchemy import text
 from svc_support import (
     going_out,
     pairs,
@@ -103,20 +104,12 @@ def test_a_game_with_the_same_number_in_another_database_is_not_mixed_up(
 def _read_twice(read: Callable[[], object]) -> tuple[int, int]:
     """The queries of a reading: the first time, then again with nothing changed."""
     db.session.commit()
-    queries: list[str] = []
-
-    def count(*args: object) -> None:
-        queries.append(str(args[2]))
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
+    with watch_sql(db.engine) as queries:
         read()
         first = len(queries)
         queries.clear()
         read()
         again = len(queries)
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
     return first, again
 
 

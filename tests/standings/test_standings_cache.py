@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event
+from sql_support import watch_sql
 from standings_support import G1_DEALS, OUT_STD, STAY_A, Season, play
 
 from scorekeeper.extensions import db
@@ -18,17 +18,9 @@ def points(name: str, season_id: int | None = None) -> int:
 
 
 def queries_of(fn: Any) -> int:
-    statements: list[str] = []
-
-    def count(*_args: Any) -> None:
-        statements.append("")
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
+    with watch_sql(db.engine) as seen:
         fn()
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
-    return len(statements)
+    return len(seen)
 
 
 def test_a_correction_to_a_finished_game_is_seen(app: Flask, season: Season) -> None:

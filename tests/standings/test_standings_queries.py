@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
-from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
+from sql_support import watch_sql
 from standings_support import G1_DEALS, G2_DEALS, play
 
 from scorekeeper.extensions import db
@@ -28,18 +27,10 @@ PAGES = (
 
 @contextmanager
 def counted(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
     with app.app_context():
         engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+    with watch_sql(engine) as seen:
+        yield seen
 
 
 def play_games(app: Flask, count: int, season_id: int, start: int = 0) -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, select
+from sql_support import watch_sql
+from sqlalchemy import select
 from standings_support import Season
 
 from scorekeeper.extensions import db
@@ -21,11 +21,6 @@ from scorekeeper.services.errors import Conflict, NotFound
 @contextmanager
 def no_writes(app: Flask) -> Iterator[None]:
     """Fails if anything but a SELECT reaches the database, and if any score moved."""
-    writes: list[str] = []
-
-    def watch(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if not statement.lstrip().upper().startswith(("SELECT", "WITH", "PRAGMA")):
-            writes.append(statement)
 
     def snapshot() -> list[tuple[int, int]]:
         with app.app_context():
@@ -37,11 +32,9 @@ def no_writes(app: Flask) -> Iterator[None]:
     before = snapshot()
     with app.app_context():
         engine = db.engine
-    event.listen(engine, "before_cursor_execute", watch)
-    try:
+    with watch_sql(engine) as seen:
         yield
-    finally:
-        event.remove(engine, "before_cursor_execute", watch)
+    writes = [s for s in seen if not s.lstrip().upper().startswith(("SELECT", "WITH", "PRAGMA"))]
     assert writes == []
     assert snapshot() == before
 

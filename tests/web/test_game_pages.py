@@ -11,7 +11,7 @@ import pytest
 from database_support import database_url
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
+from sql_support import watch_sql
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -426,18 +426,11 @@ def test_a_correction_reads_nothing_after_it_is_saved(app: Flask, client: FlaskC
     enter_deal(client, game_id, GERMAN)
     data = form_values(text(client.get(edit_url(game_id, 1))))
     data["t1-left"] = "215"
-    statements: list[str] = []
-
-    def keep(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement.lstrip().split()[0].upper())
-
     with app.app_context():
         engine = db.engine
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
+    with watch_sql(engine) as seen:
         assert client.post(edit_url(game_id, 1), data=data).status_code == 302
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
+    statements = [statement.lstrip().split()[0].upper() for statement in seen]
     # The redirect says what was saved from what the service answered; the deal is not read
     # again after the commit (the last statements are the write's).
     assert "UPDATE" in statements and "SELECT" not in statements[statements.index("UPDATE") :]
