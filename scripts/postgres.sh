@@ -33,8 +33,11 @@ start() {
     line="$(cluster)"
     [[ -n "$line" ]] || die "no PostgreSQL cluster found (pg_createcluster 15 main)"
     read -r version name port status _ <<<"$line"
+    # Everything but the URL goes to stderr: the caller reads the URL from stdout, and
+    # pg_ctlcluster says things there ("Removed stale pid file." after an unclean stop), which
+    # would make the URL no URL at all.
     if [[ "$status" != online* ]]; then
-        pg_ctlcluster "$version" "$name" start
+        pg_ctlcluster "$version" "$name" start >&2
     fi
     local tries=0
     until pg_isready -q -h "$HOST" -p "$port"; do
@@ -44,11 +47,11 @@ start() {
     done
     psql_admin() { su postgres -c "psql -p $port -qtAX -v ON_ERROR_STOP=1 -c \"$1\""; }
     if [[ "$(psql_admin "SELECT 1 FROM pg_roles WHERE rolname = '$ROLE'")" != 1 ]]; then
-        psql_admin "CREATE ROLE $ROLE LOGIN PASSWORD '$PASSWORD' CREATEDB" \
+        psql_admin "CREATE ROLE $ROLE LOGIN PASSWORD '$PASSWORD' CREATEDB" >&2 \
             || [[ "$(psql_admin "SELECT 1 FROM pg_roles WHERE rolname = '$ROLE'")" == 1 ]]
     fi
     if [[ "$(psql_admin "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'")" != 1 ]]; then
-        su postgres -c "createdb -p $port -O $ROLE $DATABASE" \
+        su postgres -c "createdb -p $port -O $ROLE $DATABASE" >&2 \
             || [[ "$(psql_admin "SELECT 1 FROM pg_database WHERE datname = '$DATABASE'")" == 1 ]]
     fi
     url

@@ -17,7 +17,13 @@ fi
 
 if [[ "$(id -u)" -eq 0 ]]; then
     SCOREKEEPER_TEST_DATABASE_URL="$(scripts/postgres.sh start)"
+    # Anything but one PostgreSQL URL would quietly run this pass on SQLite again.
+    if [[ ! "$SCOREKEEPER_TEST_DATABASE_URL" =~ ^postgresql\+psycopg://[^[:space:]]+$ ]]; then
+        echo "test-postgres.sh: scripts/postgres.sh gave no PostgreSQL URL: $SCOREKEEPER_TEST_DATABASE_URL" >&2
+        exit 1
+    fi
     export SCOREKEEPER_TEST_DATABASE_URL
+    echo "test-postgres.sh: the tests run on PostgreSQL at ${SCOREKEEPER_TEST_DATABASE_URL##*@}" >&2
     exec "${PYTEST[@]}"
 fi
 

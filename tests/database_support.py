@@ -19,7 +19,14 @@ from typing import Any
 import sqlalchemy as sa
 
 TEST_DATABASE_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL", "").strip()
-ON_POSTGRES = TEST_DATABASE_URL.startswith("postgresql")
+# Set to anything but one PostgreSQL URL, the suite would run on SQLite and call it a
+# PostgreSQL pass: refuse it instead.
+if TEST_DATABASE_URL and not re.fullmatch(r"postgresql(\+\w+)?://\S+", TEST_DATABASE_URL):
+    raise RuntimeError(
+        "SCOREKEEPER_TEST_DATABASE_URL is not a PostgreSQL URL "
+        f"(postgresql+psycopg://user:password@host:port/database): {TEST_DATABASE_URL!r}"
+    )
+ON_POSTGRES = bool(TEST_DATABASE_URL)
 DIALECT = "postgresql" if ON_POSTGRES else "sqlite"
 
 # tmp_path-based file path -> the URL handed out for it, so two apps a test builds on the
