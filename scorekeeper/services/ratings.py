@@ -101,7 +101,8 @@ def _state_before(ratings: Ratings, index: int) -> dict[int, PlackettLuceRating]
 def _common_prefix(old: Sequence[GameResult], new: Sequence[GameResult]) -> int:
     n = 0
     for a, b in zip(old, new, strict=False):
-        if a != b:
+        # Games kept from the previous pass are its very objects: no need to compare them.
+        if a is not b and a != b:
             break
         n += 1
     return n
@@ -112,10 +113,11 @@ def rate_games(games: Sequence[GameResult], previous: Ratings | None = None) -> 
     start = _common_prefix(previous.games, games) if previous else 0
     if previous is not None and start:
         state = _state_before(previous, start)
+        # Each history is in game order: keep its points before game ``start``.
         history = {
-            player_id: kept
+            player_id: points[:at]
             for player_id, points in previous.history.items()
-            if (kept := [item for item in points if item[0] < start])
+            if (at := bisect.bisect_left(points, start, key=lambda item: item[0]))
         }
     else:
         state, history = {}, {}

@@ -44,7 +44,7 @@ from fractions import Fraction
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import BigInteger, Integer, Select, and_, case, cast, func, literal, or_, select
+from sqlalchemy import BigInteger, Integer, Select, case, cast, func, literal, or_, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.selectable import Subquery
 
@@ -369,7 +369,8 @@ def _rating_games(season_id: int | None, since: tuple[date, int] | None = None) 
     )
     if since is not None:
         day, game_id = since
-        query = query.where(or_(t.played_on > day, and_(t.played_on == day, t.game_id >= game_id)))
+        # ``played_on >= day`` on its own, so the index on the day finds the first game.
+        query = query.where(t.played_on >= day, or_(t.played_on > day, t.game_id >= game_id))
     rows = db.session.execute(query)
     games: list[GameResult] = []
     current: tuple[int, date] | None = None
@@ -522,14 +523,14 @@ def _compute(
         # A partnership's rating: the mean of its players' ratings (a tie-breaker only).
         return round(sum(shown) / len(shown)) if shown else None
 
-    # Every rating may have moved, so every line gets a copy with its own: lines are shared
-    # with the standings cached before, which other requests may be reading.
+    def rated(line: Line, rating: int | None) -> Line:
+        # A line kept from before is shared with the standings cached then, which other
+        # requests may be reading: one whose rating moved is copied, never changed.
+        return line if line.rating == rating else replace(line, rating=rating)
+
     return _Computed(
-        [replace(players[key], rating=ratings.display(key)) for key in sorted(players)],
-        [
-            replace(partnerships[key], rating=partners(partnerships[key]))
-            for key in sorted(partnerships)
-        ],
+        [rated(players[key], ratings.display(key)) for key in sorted(players)],
+        [rated(line, partners(line)) for _, line in sorted(partnerships.items())],
         ratings,
     )
 
