@@ -705,9 +705,12 @@ def undo_last_correction(game_id: int) -> int | None:
     live = [c for c in game.corrections if c.undone_at is None]
     if not live:
         return None
-    batch = max(c.batch for c in live)
-    rows = [c for c in live if c.batch == batch]
-    number = rows[0].deal_number
+    # The latest save: its batch, of its one deal. Two saves of different deals may share a
+    # batch number (an imported log, or two tablets correcting one game at the same moment
+    # on PostgreSQL), so the deal is part of what picks the rows.
+    latest = max(live, key=lambda c: (c.batch, c.id))
+    number = latest.deal_number
+    rows = [c for c in live if c.batch == latest.batch and c.deal_number == number]
     deal = _deal(game, number)
     rules = game.rules()
     _check_kept(game)

@@ -279,6 +279,21 @@ def test_undo_goes_back_one_save_at_a_time(game_id: int) -> None:
     assert snapshot() == before
 
 
+def test_undo_takes_one_deal_back_even_when_two_saves_share_a_batch(game_id: int) -> None:
+    games.correct_deal(game_id, 1, 1, [going_out(red_threes=2), staying()])
+    games.correct_deal(game_id, 2, 1, [going_out(), staying(red_threes=1)])
+    # As an imported log may have it: both saves numbered batch 1.
+    db.session.execute(db.update(Correction).where(Correction.game_id == game_id).values(batch=1))
+    db.session.commit()
+
+    assert games.undo_last_correction(game_id) == 2
+    assert [t.red_threes for t in _stored(game_id, 2)] == [1, 0]
+    assert [t.red_threes for t in _stored(game_id, 1)] == [2, 0]  # deal 1 untouched
+    assert games.undo_last_correction(game_id) == 1
+    assert [t.red_threes for t in _stored(game_id, 1)] == [1, 0]
+    assert games.undo_last_correction(game_id) is None
+
+
 def test_a_version_read_before_an_undo_is_stale(game_id: int) -> None:
     games.correct_deal(game_id, 1, 1, [going_out(red_threes=2), staying()])
     games.undo_last_correction(game_id)
