@@ -356,11 +356,15 @@ def measure_in_process(
     number, team, _version, cycle = targets.correct
     edit = f"/games/{targets.game_id}/deals/{number}/edit"
     form: dict[str, str] = {}
+    left = f"t{team}-left"
 
-    def read_form(n: int) -> None:
+    def fetch_form() -> None:
         form.clear()
         form.update(_form_values(client.get(edit).get_data(as_text=True)))
-        form[f"t{team}-left"] = str(cycle[n % 2])
+
+    def read_form(n: int) -> None:
+        fetch_form()
+        form[left] = str(cycle[n % 2])
 
     pages["deal_correct"] = _timed(
         lambda: client.post(edit, data=form), probe, runs, 302, before=read_form
@@ -371,9 +375,7 @@ def measure_in_process(
     # The median of a few, each after a correction of its own.
     recomputes = []
     for _ in range(RECOMPUTE_RUNS):
-        form.clear()
-        form.update(_form_values(client.get(edit).get_data(as_text=True)))
-        left = f"t{team}-left"
+        fetch_form()
         # The other of the two values: each correction changes the deal.
         form[left] = str(cycle[1] if form[left] == str(cycle[0]) else cycle[0])
         assert client.post(edit, data=form).status_code == 302

@@ -490,11 +490,9 @@ def _lines(
         partnerships = {
             line.players: line for line in previous.partnerships if line.players not in pairs
         }
-    fresh: dict[Any, Line] = {}
+    # The lines aggregated again are not among the kept ones: each starts afresh.
     for row in db.session.execute(_player_rows(season_id, touched)):
-        fresh.setdefault(row.player_id, Line(players=(row.player_id,))).add(row)
-    players.update(fresh)
-    fresh = {}
+        players.setdefault(row.player_id, Line(players=(row.player_id,))).add(row)
     if pairs is None or pairs:
         # Every partnership with one of the changed ones' lowest players comes back whole;
         # only the changed ones are kept.
@@ -502,8 +500,7 @@ def _lines(
         for row in db.session.execute(_partnership_rows(season_id, lowest)):
             ids = partnership_ids(row.size, row.lo, row.hi, int(row.ids), int(row.squares))
             if pairs is None or ids in pairs:
-                fresh.setdefault(ids, Line(players=ids)).add(row)
-    partnerships.update(fresh)
+                partnerships.setdefault(ids, Line(players=ids)).add(row)
     return players, partnerships
 
 

@@ -10,6 +10,8 @@ and check that the log says what changed.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
@@ -157,7 +159,8 @@ class LinesRead:
         self._players = standings._player_rows
         self._partnerships = standings._partnership_rows
 
-    def patches(self) -> Any:
+    @contextmanager
+    def watch(self) -> Iterator[LinesRead]:
         def players(season_id: int | None, only: Any = None) -> Any:
             self.players.append(None if only is None else set(only))
             return self._players(season_id, only)
@@ -166,33 +169,31 @@ class LinesRead:
             self.partnerships.append(None if having is None else set(having))
             return self._partnerships(season_id, having)
 
-        return (
+        with (
             mock.patch.object(standings, "_player_rows", players),
             mock.patch.object(standings, "_partnership_rows", partnerships),
-        )
+        ):
+            yield self
 
 
 def test_a_finished_game_aggregates_only_its_own_lines(app: Flask, season: Season) -> None:
     with app.app_context():
         figures(None)
+        before = {line.players: line for line in standings._computed(None).players}
+        # The latest game of all: no other player's rating moves.
         play("standard", [["Ann", "Dan"], ["Cleo", "Ben"]], G3_DEALS, played_on=date(2025, 3, 1))
-        spy = LinesRead()
-        first, second = spy.patches()
-        with first, second:
-            after = figures(None)
+        with LinesRead().watch() as spy:
+            now = {line.players: line for line in standings._computed(None).players}
         ann, ben, cleo, dan = (player(name) for name in ("Ann", "Ben", "Cleo", "Dan"))
         assert spy.players == [{ann, ben, cleo, dan}]
         # Partnerships are read by their lowest player: each of them has every team of its own.
         assert spy.partnerships == [{min(ann, dan), min(cleo, ben)}]
-        assert after == from_scratch(None)
-        # The other players' lines were kept from before, as they were.
-        untouched = {line.players for line in standings.standings(None).players} - {
-            (ann,),
-            (ben,),
-            (cleo,),
-            (dan,),
-        }
+        # The other players' lines are the very ones computed before; the four are new.
+        untouched = set(before) - {(ann,), (ben,), (cleo,), (dan,)}
         assert untouched
+        assert all(now[key] is before[key] for key in untouched)
+        assert all(now[(p,)] is not before[(p,)] for p in (ann, ben, cleo, dan))
+        assert figures(None) == from_scratch(None)
 
 
 def test_a_game_gone_from_the_database_aggregates_every_line(app: Flask, season: Season) -> None:
@@ -211,9 +212,7 @@ def test_a_game_gone_from_the_database_aggregates_every_line(app: Flask, season:
             .values(game_id=10**6)
         )
         db.session.commit()
-        spy = LinesRead()
-        first, second = spy.patches()
-        with first, second:
+        with LinesRead().watch() as spy:
             figures(None)
         assert spy.players == [None]
         assert spy.partnerships == [None]
@@ -225,9 +224,7 @@ def test_a_merge_reads_every_game_again(app: Flask, season: Season) -> None:
         figures(None)
         players.merge_players(player("Eve"), player("Evie"))
         spy = ReadSince()
-        lines = LinesRead()
-        first, second = lines.patches()
-        with mock.patch.object(standings, "_rating_games", spy), first, second:
+        with mock.patch.object(standings, "_rating_games", spy), LinesRead().watch() as lines:
             after = figures(None)
         assert [since for since, _ in spy.calls] == [None]
         assert lines.players == [None]
