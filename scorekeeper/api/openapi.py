@@ -292,6 +292,10 @@ def _schemas() -> Schema:
                     "description": "Shorthand: the opening minimum of each deal.",
                 },
                 "deal_count": {"type": "integer", "minimum": 1},
+                "house": {
+                    "type": "boolean",
+                    "description": "As GET /api/rulesets lists it; not a rule, so ignored.",
+                },
             },
             ("id", "name", "deals"),
             description="A whole ruleset, as GET /api/rulesets lists them.",

@@ -36,6 +36,10 @@ def find_house_rules(ref: str | int) -> HouseRules | None:
 def resolve(ref: Any) -> RuleSet:
     """A preset id, a house-rules id (slug or number), or a whole ruleset object."""
     if isinstance(ref, Mapping):
+        if isinstance(ref.get("house"), bool):
+            # An entry of GET /api/rulesets sent back as listed: its "house" flag says where
+            # the rules are kept, it is not a rule. Any other "house" is refused as unknown.
+            ref = {key: value for key, value in ref.items() if key != "house"}
         try:
             return RuleSet.from_dict(ref)
         except RuleSetError as error:

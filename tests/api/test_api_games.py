@@ -117,6 +117,18 @@ def test_a_game_can_use_a_whole_ruleset_object(api: Api) -> None:
     assert len(game["ruleset"]["deals"]) == 3
 
 
+def test_a_game_starts_with_a_listed_ruleset_sent_back_as_listed(api: Api, app: Flask) -> None:
+    with app.app_context():
+        slug = rulesets.create_house_rules("Our table", "standard", {"clean_book_bonus": 700}).slug
+    listed = {r["id"]: r for r in api.get("/api/rulesets").get_json()["rulesets"]}
+    for ruleset_id in ("standard", slug):
+        response = api.post("/api/games", standard_game_body(ruleset=listed[ruleset_id]))
+        assert response.status_code == 201, response.json
+        game = response.get_json()
+        assert game["ruleset_id"] == ruleset_id
+        assert game["ruleset"] == {k: v for k, v in listed[ruleset_id].items() if k != "house"}
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

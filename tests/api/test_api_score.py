@@ -136,6 +136,32 @@ def test_a_whole_ruleset_object_scores_by_its_own_values(api: Api) -> None:
     assert body["teams"][1]["score"] == 615 + 500
 
 
+def test_every_listed_ruleset_scores_when_sent_back_as_listed(api: Api, app: Flask) -> None:
+    with app.app_context():
+        rulesets.create_house_rules("Big books", "standard", {"clean_book_bonus": 1000})
+    listed = api.get("/api/rulesets").get_json()["rulesets"]
+    assert {entry["house"] for entry in listed} == {True, False}
+    scored = set()
+    for entry in listed:
+        by_id = api.post("/api/score", {"ruleset": entry["id"], "deal": 1, "teams": GERMAN_POINTS})
+        as_listed = api.post("/api/score", {"ruleset": entry, "deal": 1, "teams": GERMAN_POINTS})
+        # The same answer, the German example's score or why these rules refuse it.
+        assert (as_listed.status_code, as_listed.get_json()) == (
+            by_id.status_code,
+            by_id.get_json(),
+        ), entry["id"]
+        if as_listed.status_code == 200:
+            scored.add(entry["id"])
+    assert {"standard", "big-books"} <= scored
+
+
+def test_a_house_flag_that_is_not_true_or_false_is_not_a_rule(api: Api) -> None:
+    rules = PRESETS["standard"].to_dict() | {"house": "yes"}
+    response = api.post("/api/score", {"ruleset": rules, "deal": 1, "teams": GERMAN_POINTS})
+    assert response.status_code == 422
+    assert error_fields(response) == ["house"]
+
+
 def test_a_ruleset_object_that_makes_no_sense_is_422(api: Api) -> None:
     rules = PRESETS["standard"].to_dict() | {"id": "Not A Slug", "book_size": 99}
     response = api.post("/api/score", {"ruleset": rules, "deal": 1, "teams": GERMAN_POINTS})
