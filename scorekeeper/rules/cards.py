@@ -44,6 +44,9 @@ PER_DECK: Mapping[CardClass, int] = {
 }
 RED_THREES_PER_DECK = 2
 CARDS_PER_DECK = 54
+SUITS = 4
+# Ranks a book of natural cards can be made of: 4 to king and the ace.
+NATURAL_RANKS = sum(PER_DECK[card] for card in NATURAL_CLASSES) // SUITS
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,27 @@ class CardValues:
 def cards_in_play(decks: int) -> dict[CardClass, int]:
     """How many cards of each class exist with this many decks shuffled together."""
     return {card: n * decks for card, n in PER_DECK.items()}
+
+
+def books_fit(clean: int, dirty: int, per_rank: int, clean_needs: int, dirty_needs: int) -> bool:
+    """Whether ``clean`` and ``dirty`` books can be made from decks of ``per_rank`` cards of each
+    natural rank: every book is of one rank, a clean book needs ``clean_needs`` cards of its
+    rank and a dirty book at least ``dirty_needs``."""
+    most_clean = per_rank // clean_needs
+    if clean > NATURAL_RANKS * most_clean:
+        return False
+    # most[j]: the most dirty books that fit beside j clean books in the ranks counted so far.
+    most = [0] + [-1] * clean
+    for _ in range(NATURAL_RANKS):
+        step = [-1] * (clean + 1)
+        for j, dirty_so_far in enumerate(most):
+            if dirty_so_far < 0:
+                continue
+            for here in range(min(most_clean, clean - j) + 1):
+                beside = (per_rank - here * clean_needs) // dirty_needs if dirty_needs else dirty
+                step[j + here] = max(step[j + here], dirty_so_far + beside)
+        most = step
+    return most[clean] >= dirty
 
 
 def red_threes_in_play(decks: int) -> int:

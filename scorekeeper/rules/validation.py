@@ -10,8 +10,17 @@ import string
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import NATURAL_CLASSES, WILD_CLASSES, CardClass, cards_in_play, red_threes_in_play
+from .cards import (
+    NATURAL_CLASSES,
+    SUITS,
+    WILD_CLASSES,
+    CardClass,
+    books_fit,
+    cards_in_play,
+    red_threes_in_play,
+)
 from .i18n import N_, NP_, Phrase, Template
+from .layout import lays_out
 from .problems import Problem
 from .ruleset import BookCount, BookKind, PlayStyle, RuleSet, WildLimit
 from .tally import TeamTally
@@ -52,6 +61,16 @@ _WILD_LIMIT_TEXT = {
         "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: wild cards "
         "may only join a meld of at least %(least)d natural cards.",
         "wilds",
+    ),
+}
+# The same limits, as the end of a sentence.
+_WILD_RULE_TEXT = {
+    WildLimit.TWICE_AS_MANY_NATURALS: N_(
+        "every meld needs at least twice as many natural cards as wild cards."
+    ),
+    WildLimit.MORE_NATURALS: N_("every meld needs more natural cards than wild cards."),
+    WildLimit.MIN_NATURALS: N_(
+        "wild cards may only join a meld of at least %(least)d natural cards."
     ),
 }
 _CLASS_TEXT = {
@@ -406,7 +425,8 @@ class _Checker:
             return  # what special books hold is unknown; shortfalls are reported already
         books = team.clean_books + team.dirty_books + team.wild_books
         loose = naturals + wilds - size * books  # cards in melds that are not books (yet)
-        if not rules.books_may_grow and 0 < loose < 3:
+        # Where books may grow, cards beside them may have joined them; with no book, not.
+        if (not rules.books_may_grow or not books) and 0 < loose < 3:
             self.fail(
                 i,
                 "melded",
@@ -420,23 +440,14 @@ class _Checker:
                 loose=loose,
             )
             return
-        if rules.books_may_grow and rules.wild_books:
+        if rules.books_may_grow and rules.wild_books and team.wild_books:
             return  # a wild canasta may hold any number of the wild cards
-        # Wild cards that can sit in an unfinished meld of wild cards only.
-        spare = min(loose, size - 1) if rules.wild_books and loose >= 3 else 0
+        # Wild cards that can sit in an unfinished meld of wild cards only: those not in a
+        # book (a dirty book holds one at the least), if they are three or more.
+        besides = wilds - size * team.wild_books - team.dirty_books
+        spare = min(besides, size - 1) if rules.wild_books and besides >= 3 else 0
         in_naturals = wilds - size * team.wild_books - spare
-        if in_naturals <= 0:
-            return
-        if rules.wild_limit is WildLimit.TWICE_AS_MANY_NATURALS:
-            ok = naturals >= 2 * in_naturals
-        elif rules.wild_limit is WildLimit.MORE_NATURALS:
-            ok = naturals >= in_naturals + max(1, team.dirty_books)
-        elif rules.books_may_grow:
-            ok = naturals >= rules.min_naturals
-        else:
-            melds = naturals // rules.min_naturals
-            ok = in_naturals <= melds * (size - rules.min_naturals)
-        if not ok:
+        if in_naturals > 0 and not self.wild_limit_kept(naturals, in_naturals, team.dirty_books):
             self.fail(
                 i,
                 "melded",
@@ -445,6 +456,37 @@ class _Checker:
                 naturals=naturals,
                 least=rules.min_naturals,
             )
+            return
+        clean, dirty, wild = team.clean_books, team.dirty_books, team.wild_books
+        if not lays_out(rules, clean, dirty, wild, naturals, wilds):
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s's melded cards cannot be laid out in books and melds: besides "
+                    "its clean and wild books, %(naturals)d natural and %(wilds)d wild cards "
+                    "are left for its dirty books and for melds of 3 to %(largest)d cards, "
+                    "and %(rule)s"
+                ),
+                naturals=naturals - size * clean,
+                wilds=wilds - size * wild,
+                largest=size - 1,
+                rule=Phrase(_WILD_RULE_TEXT[rules.wild_limit], {"least": rules.min_naturals}),
+            )
+
+    def wild_limit_kept(self, naturals: int, in_naturals: int, dirty_books: int) -> bool:
+        """The wild-card limit summed over every meld: ``in_naturals`` wild cards that must
+        sit beside some of the ``naturals`` melded."""
+        rules = self.rules
+        size = rules.book_size
+        if rules.wild_limit is WildLimit.TWICE_AS_MANY_NATURALS:
+            return naturals >= 2 * in_naturals
+        if rules.wild_limit is WildLimit.MORE_NATURALS:
+            return naturals >= in_naturals + max(1, dirty_books)
+        if rules.books_may_grow:
+            return naturals >= rules.min_naturals
+        melds = naturals // rules.min_naturals
+        return in_naturals <= melds * (size - rules.min_naturals)
 
     def opening(self, i: int, team: TeamTally) -> None:
         rules = self.rules
@@ -635,6 +677,8 @@ class _Checker:
             size * t.clean_books + (size - rules.max_wilds(size)) * t.dirty_books
             for t in self.teams
         ]
+        if all(n <= natural_supply for n in naturals) and sum(naturals) <= natural_supply:
+            self.books_of_one_rank()
         black = [size * t.black_three_books for t in self.teams]
         self._limit(
             "wild_books",
@@ -693,6 +737,54 @@ class _Checker:
                 "decks",
             ),
         )
+
+    def books_of_one_rank(self) -> None:
+        """Every book of natural cards is of one rank, and the decks hold so many of each."""
+        size = self.rules.book_size
+        per_rank = SUITS * self.decks
+        dirty_needs = size - self.rules.max_wilds(size)
+
+        def fit(clean: int, dirty: int) -> bool:
+            return books_fit(clean, dirty, per_rank, size, dirty_needs)
+
+        over = [i for i, t in enumerate(self.teams) if not fit(t.clean_books, t.dirty_books)]
+        for i in over:
+            team = self.teams[i]
+            self.fail(
+                i,
+                "clean_books",
+                NP_(
+                    "%(team)s reports %(clean)d clean and %(dirty)d dirty books, but they cannot "
+                    "all be made: a book is of one rank, and %(decks)d deck holds only %(most)d "
+                    "cards of each rank.",
+                    "%(team)s reports %(clean)d clean and %(dirty)d dirty books, but they cannot "
+                    "all be made: a book is of one rank, and %(decks)d decks hold only %(most)d "
+                    "cards of each rank.",
+                    "decks",
+                ),
+                clean=team.clean_books,
+                dirty=team.dirty_books,
+                most=per_rank,
+            )
+        clean = sum(t.clean_books for t in self.teams)
+        dirty = sum(t.dirty_books for t in self.teams)
+        if not over and not fit(clean, dirty):
+            self.fail(
+                None,
+                "clean_books",
+                NP_(
+                    "The teams report %(clean)d clean and %(dirty)d dirty books together, but "
+                    "they cannot all be made: a book is of one rank, and %(decks)d deck holds "
+                    "only %(most)d cards of each rank.",
+                    "The teams report %(clean)d clean and %(dirty)d dirty books together, but "
+                    "they cannot all be made: a book is of one rank, and %(decks)d decks hold "
+                    "only %(most)d cards of each rank.",
+                    "decks",
+                ),
+                clean=clean,
+                dirty=dirty,
+                most=per_rank,
+            )
 
     def _limit(
         self,

@@ -140,6 +140,58 @@ def test_wild_books_cannot_need_more_wild_cards_than_five_decks_have() -> None:
     ]
 
 
+def test_books_of_one_rank_cannot_need_more_cards_of_it_than_exist() -> None:
+    # Five decks hold 20 cards of each of the 11 ranks from 4 to ace: two clean books of 7
+    # per rank, so 22 clean books at most, though 23 x 7 = 161 natural cards exist 220 times.
+    most = TeamTally(clean_books=22, melded=Cards(points=22 * 35))
+    assert problems_of([most, TeamTally()]) == []
+    one_more = TeamTally(clean_books=23, melded=Cards(points=23 * 35))
+    assert problems_of([one_more, TeamTally()]) == [
+        (
+            0,
+            "clean_books",
+            "Team A reports 23 clean and 0 dirty books, but they cannot all be made: a book is "
+            "of one rank, and 5 decks hold only 20 cards of each rank.",
+        ),
+    ]
+
+
+def test_dirty_books_share_the_ranks_with_clean_books() -> None:
+    # 20 clean books fill 10 ranks two by two, leaving 6 cards of each (one dirty book of
+    # 5 naturals and 2 wild cards) and the eleventh rank whole (four dirty books): 14 at most.
+    def team(dirty: int) -> TeamTally:
+        return TeamTally(
+            clean_books=20, dirty_books=dirty, melded=Cards(points=20 * 35 + 50 * dirty)
+        )
+
+    assert [p for p in problems_of([team(14), TeamTally()]) if p[1] == "clean_books"] == []
+    assert [p for p in problems_of([team(15), TeamTally()]) if p[1] == "clean_books"] == [
+        (
+            0,
+            "clean_books",
+            "Team A reports 20 clean and 15 dirty books, but they cannot all be made: a book is "
+            "of one rank, and 5 decks hold only 20 cards of each rank.",
+        ),
+    ]
+
+
+def test_the_teams_books_together_cannot_need_more_cards_of_a_rank_than_exist() -> None:
+    teams = [
+        TeamTally(clean_books=12, melded=Cards(points=12 * 35)),
+        TeamTally(clean_books=11, melded=Cards(points=11 * 35)),
+    ]
+    assert problems_of(teams) == [
+        (
+            None,
+            "clean_books",
+            "The teams report 23 clean and 0 dirty books together, but they cannot all be made: "
+            "a book is of one rank, and 5 decks hold only 20 cards of each rank.",
+        ),
+    ]
+    teams[1] = TeamTally(clean_books=10, melded=Cards(points=10 * 35))
+    assert problems_of(teams) == []
+
+
 def test_the_teams_books_together_cannot_need_more_wild_cards_than_exist() -> None:
     teams = [
         TeamTally(wild_books=3, melded=Cards(points=1000)),

@@ -1,0 +1,119 @@
+"""Whether melded cards, counted by class, can be a team's books and melds.
+
+Ranks aside (with five or more decks every rank has cards to spare), the question is one of
+numbers: the natural and wild cards must fill the books the team reports and leave only melds
+of three cards up to one short of a book, each keeping the rules' wild-card limit, and at most
+one unfinished meld of wild cards where wild books exist.
+
+Where books may grow, extra natural cards can join any clean or dirty book (a natural card
+never breaks a wild-card limit), extra wild cards any wild book, and each dirty book needs at
+the least the natural cards its own wild cards ask for. The answer agrees with trying every
+layout one meld at a time (``tests/rules/test_rules_layout.py``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .ruleset import RuleSet
+
+_NONE = 1 << 30  # "cannot be": more natural cards than any deck holds
+
+
+def lays_out(rules: RuleSet, clean: int, dirty: int, wild: int, naturals: int, wilds: int) -> bool:
+    """Whether ``naturals`` and ``wilds`` melded can be ``clean``/``dirty``/``wild`` books and
+    melds under ``rules``. Fewer cards than the books need at the least is reported elsewhere
+    and answered True here."""
+    size = rules.book_size
+    grows = rules.books_may_grow and clean + dirty + wild > 0
+    # A wild book that may grow can hold every wild card to spare.
+    wilds_absorbed = grows and rules.wild_books and wild > 0
+    outside_clean = naturals - size * clean
+    outside_wild = wilds - size * wild
+    if outside_clean < 0 or outside_wild < 0:
+        return True
+    # Extra natural cards can join a clean or dirty book that may grow.
+    absorbed = grows and clean + dirty > 0
+    shapes = _shapes(rules)
+    carried = _carried(shapes, outside_wild, outside_clean)
+    fewest = _dirty_naturals(rules, grows, dirty, outside_wild)
+    for dirty_wilds in range(outside_wild + 1):
+        free = outside_clean - fewest[dirty_wilds]
+        if free < 0:
+            continue
+        # Melds carrying wild cards may take any natural cards that books can make up for;
+        # otherwise only so many that the rest are melds of natural cards only.
+        allowed = (1 << (free + 1)) - 1 if absorbed else _leaving_melds(shapes, free)
+        rest = outside_wild - dirty_wilds
+        if wilds_absorbed:
+            wild_melds = range(1, rest + 1)
+        else:  # at most one unfinished meld of wild cards
+            wild_melds = range(3, min(size - 1, rest) + 1) if rules.wild_books else range(0)
+        for apart in (0, *wild_melds):  # wild cards with no natural card beside them
+            if carried[rest - apart] & allowed:
+                return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def _shapes(rules: RuleSet) -> tuple[tuple[int, int], ...]:
+    """(natural, wild) cards of every meld that is not a book: 3 cards to one short of a book."""
+    return tuple(
+        (cards - wilds, wilds)
+        for cards in range(3, rules.book_size)
+        for wilds in range(min(rules.max_wilds(cards), cards - 1) + 1)
+    )
+
+
+def _carried(shapes: tuple[tuple[int, int], ...], wilds: int, naturals: int) -> list[int]:
+    """For 0 … ``wilds`` wild cards, a bit mask of how many natural cards (up to ``naturals``)
+    melds that each hold a wild card can hold beside exactly that many wild cards."""
+    keep = (1 << (naturals + 1)) - 1
+    carried = [1] + [0] * wilds
+    for held in range(1, wilds + 1):
+        mask = 0
+        for n, w in shapes:
+            if 0 < w <= held:
+                mask |= carried[held - w] << n
+        carried[held] = mask & keep
+    return carried
+
+
+@lru_cache(maxsize=1024)
+def _leaving_melds(shapes: tuple[tuple[int, int], ...], naturals: int) -> int:
+    """A bit mask of the natural cards melds with wild cards may take out of ``naturals``
+    so that the rest are melds of natural cards only (or none)."""
+    sizes = sorted({n for n, w in shapes if w == 0})
+    rests = 1  # bit r: r natural cards can be melds of natural cards only
+    for total in range(1, naturals + 1):
+        if any(total >= s and rests >> (total - s) & 1 for s in sizes):
+            rests |= 1 << total
+    return sum(1 << (naturals - r) for r in range(naturals + 1) if rests >> r & 1)
+
+
+def _dirty_naturals(rules: RuleSet, grows: bool, books: int, wilds: int) -> list[int]:
+    """For 0 … ``wilds`` wild cards, the fewest natural cards ``books`` dirty books can hold
+    beside exactly that many (``_NONE`` where they cannot hold them)."""
+    size = rules.book_size
+    if not books:
+        return [0] + [_NONE] * wilds
+    if not grows:  # every dirty book holds one to the rules' most wild cards, and no more cards
+        most = books * rules.max_wilds(size)
+        return [size * books - w if books <= w <= most else _NONE for w in range(wilds + 1)]
+    one = [_NONE] + [_one_book(rules, w) for w in range(1, wilds + 1)]
+    fewest = one
+    for _ in range(books - 1):
+        fewest = [
+            min((fewest[w - here] + one[here] for here in range(1, w)), default=_NONE)
+            for w in range(wilds + 1)
+        ]
+    return fewest
+
+
+def _one_book(rules: RuleSet, wilds: int) -> int:
+    """The fewest natural cards a dirty book that may grow holds beside ``wilds`` wild cards."""
+    size = rules.book_size
+    for naturals in range(max(size - wilds, 1), size + 4 * wilds + 1):
+        if wilds <= rules.max_wilds(naturals + wilds):
+            return naturals
+    return _NONE
