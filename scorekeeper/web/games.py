@@ -132,7 +132,7 @@ def _new_game_form(ruleset: str | None, seating: str | None) -> forms.NewGameFor
 def new() -> ResponseReturnValue:
     source = request.form if request.method == "POST" else request.args
     form = _new_game_form(source.get("ruleset"), source.get("seating"))
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD: a read that must never write
         return render_template("games/new.html", form=form)
     game_input, problems = forms.read_new_game(form, request.form)
     if problems:
@@ -288,7 +288,7 @@ def new_deal(game_id: int) -> ResponseReturnValue:
             flash(_("All deals of this game are in; correct a deal instead."), "error")
         return redirect(url_for("games.show", game_id=game_id))
     form = _deal_form(view, number)
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD: a read that must never write
         return _render_deal(view, form)
     tallies, problems = _read(view, form)
     if tallies is None:
@@ -353,7 +353,7 @@ def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
     view = service.read_game(game_id)
     saved = _played(view, number)
     form = _deal_form(view, number)
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD: a read that must never write
         forms.fill_from_tallies(form, [r.tally for r in saved.results], saved.version)
         return _render_deal(view, form)
     version = _whole(request.form.get("version", ""))
@@ -491,7 +491,7 @@ def _undo_offer(action: str, game_id: int | None = None) -> Game | None:
 @bp.route("/games/<int:game_id>/abandon", methods=["GET", "POST"])
 def abandon(game_id: int) -> ResponseReturnValue:
     view = service.read_game(game_id)
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD: a read that must never write
         return render_template("games/confirm.html", view=view, game=view.game, action="abandon")
     service.abandon_game(game_id)
     session[UNDO_KEY] = {"action": "abandon", "game": game_id}
@@ -503,7 +503,7 @@ def abandon(game_id: int) -> ResponseReturnValue:
 def delete(game_id: int) -> ResponseReturnValue:
     """Delete a game, also one whose stored rules or deals no longer read: the way out the
     refusal of such a game offers, since every list that shows it refuses too."""
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD: a read that must never write
         view: service.GameView | None
         try:
             view = service.read_game(game_id)

@@ -313,7 +313,7 @@ def sign_in() -> ResponseReturnValue:
     target = auth.safe_next(request.values.get("next"))
     if not auth.passcode_is_set():
         return redirect(target)
-    if request.method == "GET":
+    if request.method != "POST":  # GET, or HEAD: a read that must never write
         return render_template("auth/sign_in.html", form=form, next=target)
 
     key = auth.client_key()

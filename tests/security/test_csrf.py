@@ -99,6 +99,49 @@ def test_every_form_refuses_a_post_without_its_token(csrf_app: Flask) -> None:
     assert not passcode.exists()
 
 
+def contents(app: Flask) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table: a changed column shows, not only a changed count."""
+    with app.app_context():
+        db.session.remove()
+        return {
+            table.name: sorted(map(tuple, db.session.execute(select(table)).all()), key=repr)
+            for table in db.metadata.sorted_tables
+        }
+
+
+# What the forms of a game write with: a new game, a deal, a correction of deal 1.
+WRITING = {
+    **NEW_GAME,
+    "went_out": "0",
+    "t0-clean_books": "2",
+    "t0-dirty_books": "2",
+    "t0-wild_books": "1",
+    "t0-melded": "500",
+    "t1-melded": "100",
+    "t1-left": "50",
+    "version": "1",
+    "name": "Renamed",
+    "save": "1",
+}
+
+
+@pytest.mark.parametrize("csrf", [True, False])
+def test_a_head_request_never_writes(tmp_path: Path, csrf: bool) -> None:
+    # HEAD is a read to CSRF and to the passcode; a view that took it for a POST would let
+    # a cross-site request (or a link prefetcher) start, save, abandon or delete games.
+    app = make_app(tmp_path, csrf=csrf)
+    client = app.test_client()
+    urls = [url for url in form_posts(app) if client.get(url).status_code != 405]
+    assert {"/games/new", "/games/1/deals/new", "/games/1/abandon", "/games/1/delete"} <= set(urls)
+    before = contents(app)
+    for url in urls:
+        assert client.head(url, data=WRITING).status_code < 500, url
+    assert contents(app) == before
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 def test_the_same_post_with_its_token_goes_through(csrf_app: Flask) -> None:
     # The control: what the test above refuses is a write that would otherwise happen.
     client = csrf_app.test_client()
