@@ -25,6 +25,8 @@ DEFAULTS: dict[str, Any] = {
     "BABEL_DEFAULT_LOCALE": "en",
     "LANGUAGES": ["en", "de", "nl", "fr", "da"],
     "WTF_CSRF_ENABLED": True,
+    # A form's token holds as long as its browser's session: a deal can take over an hour.
+    "WTF_CSRF_TIME_LIMIT": None,
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     # Reverse proxies in front of the app (nginx: 1); 0 trusts no X-Forwarded-* header.

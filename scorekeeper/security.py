@@ -65,6 +65,14 @@ def _refuse_nul() -> None:
         raise Refused(_("Text cannot contain a NUL character. Nothing was saved."))
 
 
+def _forms_are_forms() -> None:
+    """The pages' forms are posted as forms. Flask-WTF would read a JSON body as the form,
+    and fail on anything but an object: refused before any view sees it."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or _wants_json() or not request.is_json:
+        return
+    raise Refused(_("This page takes a form filled in on the page, not JSON. Nothing was saved."))
+
+
 class Refused(BadRequest):
     """A 400 whose message the error page shows (the JSON API always shows it)."""
 
@@ -120,6 +128,7 @@ def init_security(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.after_request(_headers)
     app.before_request(_refuse_nul)
+    app.before_request(_forms_are_forms)
     app.url_value_preprocessor(_impossible_numbers)
     app.register_error_handler(HTTPException, _http_error)
     if not app.debug and not app.testing:

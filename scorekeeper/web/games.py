@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import CSRFError
 
 from scorekeeper import charts
 from scorekeeper.extensions import db
@@ -65,6 +66,36 @@ UNDO_KEY = "games_undo"
 @bp.errorhandler(NotFound)
 def _not_found(error: NotFound) -> ResponseReturnValue:
     return render_template("games/not_found.html", messages=[say(p) for p in error.problems]), 404
+
+
+@bp.errorhandler(CSRFError)
+def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
+    """A deal form whose token no longer holds (its browser's session was lost, or it came
+    from elsewhere) is shown again as typed, with a new token: nothing is saved, nothing
+    typed is lost. Other forms get the plain refusal."""
+    args = request.view_args or {}
+    if request.endpoint in ("games.new_deal", "games.edit_deal"):
+        try:
+            view = service.read_game(args["game_id"])
+        except (NotFound, DamagedRecord):
+            view = None
+        number = args.get("number") or (view.next_deal if view else None)
+        if view is not None and number is not None:
+            flash(
+                _(
+                    "Nothing was saved: this page was opened before this browser's session "
+                    "began, so it could not be trusted. What you typed is still here; check "
+                    "it and save again."
+                ),
+                "error",
+            )
+            form = _deal_form(view, number)
+            forms.read_deal_form(form, request.form)  # what was typed, judged on saving
+            version = _whole(request.form.get("version", ""))
+            if version is not None:
+                form.version = version  # a correction still says which version it changes
+            return _render_deal(view, form, 400)
+    return render_template("errors.html", code=400, error=error), 400
 
 
 @bp.context_processor

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from database_support import database_url
+from database_support import all_rows, database_url
 from flask import Flask, url_for
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
@@ -99,16 +99,6 @@ def test_every_form_refuses_a_post_without_its_token(csrf_app: Flask) -> None:
     assert not passcode.exists()
 
 
-def contents(app: Flask) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table: a changed column shows, not only a changed count."""
-    with app.app_context():
-        db.session.remove()
-        return {
-            table.name: sorted(map(tuple, db.session.execute(select(table)).all()), key=repr)
-            for table in db.metadata.sorted_tables
-        }
-
-
 # What the forms of a game write with: a new game, a deal, a correction of deal 1.
 WRITING = {
     **NEW_GAME,
@@ -133,13 +123,59 @@ def test_a_head_request_never_writes(tmp_path: Path, csrf: bool) -> None:
     client = app.test_client()
     urls = [url for url in form_posts(app) if client.get(url).status_code != 405]
     assert {"/games/new", "/games/1/deals/new", "/games/1/abandon", "/games/1/delete"} <= set(urls)
-    before = contents(app)
+    before = all_rows(app)
     for url in urls:
         assert client.head(url, data=WRITING).status_code < 500, url
-    assert contents(app) == before
+    assert all_rows(app) == before
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.mark.parametrize("body", ["[1, 2]", '"text"', "5", '{"name": [1, 2], "keep": {}}'])
+def test_a_form_posted_as_json_is_refused_plainly(csrf_app: Flask, body: str) -> None:
+    client = csrf_app.test_client()
+    page = client.get("/games/new?ruleset=standard").get_data(as_text=True)
+    found = TOKEN.search(page)
+    assert found
+    before = all_rows(csrf_app)
+    for url in form_posts(csrf_app):
+        response = client.post(
+            url,
+            data=body,
+            content_type="application/json",
+            headers={"X-CSRFToken": found.group(1)},
+        )
+        assert response.status_code == 400, url
+        assert "not JSON" in response.get_data(as_text=True), url
+    assert all_rows(csrf_app) == before
+
+
+def test_a_deal_refused_for_its_token_comes_back_as_typed(csrf_app: Flask) -> None:
+    # The page was opened in a session this browser no longer has (its cookie was lost):
+    # the deal typed on it is shown again with a new token, and saves the second time.
+    opened = csrf_app.test_client().get("/games/1/deals/new").get_data(as_text=True)
+    old_token = TOKEN.search(opened)
+    assert old_token
+    typed = {"number": "2", "went_out": "none", "t0-clean_books": "1", "t0-melded": "365"}
+    before = snapshot(csrf_app)
+    browser = csrf_app.test_client()
+    refused = browser.post("/games/1/deals/new", data={**typed, "csrf_token": old_token.group(1)})
+    assert refused.status_code == 400
+    page = refused.get_data(as_text=True)
+    assert "Nothing was saved" in page
+    assert 'value="365"' in page
+    assert snapshot(csrf_app) == before
+    new_token = TOKEN.search(page)
+    assert new_token and new_token.group(1) != old_token.group(1)
+    saved = browser.post("/games/1/deals/new", data={**typed, "csrf_token": new_token.group(1)})
+    assert saved.status_code == 302, saved.get_data(as_text=True)
+    assert snapshot(csrf_app)["deal"] == before["deal"] + 1
+
+
+def test_a_form_token_holds_as_long_as_its_session(csrf_app: Flask) -> None:
+    # A deal can take over an hour: the token is not given a time limit.
+    assert csrf_app.config["WTF_CSRF_TIME_LIMIT"] is None
 
 
 def test_the_same_post_with_its_token_goes_through(csrf_app: Flask) -> None:
