@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from flask import current_app
 from sqlalchemy import Integer, bindparam, func, inspect, select
@@ -737,10 +737,23 @@ def undo_last_correction(game_id: int) -> int | None:
 
 
 def abandon_game(game_id: int) -> None:
+    """Stop a game before its last deal: it takes no more deals and counts nowhere until
+    :func:`restore_game`. A finished game has its result, and is not abandoned."""
     game = load_game(game_id)
-    game.abandoned_at = utcnow()
-    summaries.bump_if_counted(game)
-    db.session.commit()
+    if game.finished_at is not None:
+        raise finished_not_abandoned(game_id)
+    if game.abandoned_at is None:
+        game.abandoned_at = utcnow()  # a game in progress: no standings change
+        db.session.commit()
+
+
+def finished_not_abandoned(game_id: int) -> Conflict:
+    """The refusal to abandon a finished game, also said before anyone asks."""
+    return Conflict.say(
+        N_("Game %(id)d is finished, so it cannot be abandoned. Delete it if it should not count."),
+        field="game",
+        id=game_id,
+    )
 
 
 def delete_game(game_id: int) -> None:
@@ -751,13 +764,19 @@ def delete_game(game_id: int) -> None:
     db.session.commit()
 
 
-def restore_game(game_id: int) -> None:
-    """Undo deleting or abandoning a game: it is back in play, as before either."""
+def restore_game(game_id: int, undo: Literal["delete", "abandon"] | None = None) -> None:
+    """Undo deleting (``undo="delete"``) or abandoning a game; by default the delete if it is
+    deleted, else the abandon. Undoing one never undoes the other, which another tablet may
+    have done: a game abandoned, then deleted, comes back abandoned."""
     game = db.session.get(Game, game_id) if 0 < game_id <= LARGEST_ID else None
     if game is None:
         raise NotFound.say(N_("There is no game %(id)s."), field="game", id=game_id)
-    game.deleted_at = None
-    game.abandoned_at = None
+    if undo is None:
+        undo = "delete" if game.deleted_at is not None else "abandon"
+    if undo == "delete":
+        game.deleted_at = None
+    else:
+        game.abandoned_at = None
     summaries.bump_if_counted(game)
     db.session.commit()
 

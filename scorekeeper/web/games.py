@@ -522,9 +522,17 @@ def _undo_offer(action: str, game_id: int | None = None) -> Game | None:
 @bp.route("/games/<int:game_id>/abandon", methods=["GET", "POST"])
 def abandon(game_id: int) -> ResponseReturnValue:
     view = service.read_game(game_id)
-    if request.method != "POST":  # GET, or HEAD: a read that must never write
-        return render_template("games/confirm.html", view=view, game=view.game, action="abandon")
-    service.abandon_game(game_id)
+    try:
+        if view.finished:  # the page does not offer it; an old link or another tablet might
+            raise service.finished_not_abandoned(game_id)
+        if request.method != "POST":  # GET, or HEAD: a read that must never write
+            return render_template(
+                "games/confirm.html", view=view, game=view.game, action="abandon"
+            )
+        service.abandon_game(game_id)
+    except Conflict as error:
+        flash(" ".join(say(p) for p in error.problems), "error")
+        return redirect(url_for("games.show", game_id=game_id))
     session[UNDO_KEY] = {"action": "abandon", "game": game_id}
     flash(_("The game was abandoned."))
     return redirect(url_for("games.show", game_id=game_id))
@@ -555,7 +563,7 @@ def restore(game_id: int) -> ResponseReturnValue:
         # Only the browser that deleted or abandoned a game can take it back.
         flash(_("Only the tablet that deleted or abandoned this game can undo it."), "error")
         return redirect(url_for("games.index"))
-    service.restore_game(game_id)
+    service.restore_game(game_id, "delete" if offer.get("action") == "delete" else "abandon")
     session.pop(UNDO_KEY, None)
     flash(_("The game is back."))
     return redirect(url_for("games.show", game_id=game_id))

@@ -59,6 +59,45 @@ def test_a_deleted_game_is_hidden_everywhere_until_restored(ctx: Flask) -> None:
     assert games.read_games()[1] == 2
 
 
+def test_a_finished_game_is_not_abandoned(ctx: Flask) -> None:
+    # It has its result: abandoning it would drop it from the standings without a word.
+    game_id = standard_game()
+    play(game_id, 4)
+    error = refused(Conflict, lambda: games.abandon_game(game_id))
+    assert [problem.message for problem in error.problems] == [
+        f"Game {game_id} is finished, so it cannot be abandoned. Delete it if it should not count."
+    ]
+
+
+def test_abandoning_twice_keeps_the_first_time(ctx: Flask) -> None:
+    game_id = standard_game()
+    games.abandon_game(game_id)
+    first = fresh_game(game_id).abandoned_at
+    games.abandon_game(game_id)
+    assert fresh_game(game_id).abandoned_at == first
+
+
+def test_undoing_a_delete_does_not_undo_an_abandon(ctx: Flask) -> None:
+    # One tablet abandons the game, another deletes it: undoing the delete brings it back
+    # abandoned; undoing the abandon (the first tablet's) leaves it deleted.
+    game_id = standard_game()
+    play(game_id, 1)
+    games.abandon_game(game_id)
+    games.delete_game(game_id)
+    games.restore_game(game_id, "delete")
+    game = fresh_game(game_id)
+    assert game.deleted_at is None
+    assert game.abandoned_at is not None
+
+    games.delete_game(game_id)
+    games.restore_game(game_id, "abandon")
+    game = fresh_game(game_id)
+    assert game.abandoned_at is None
+    assert game.deleted_at is not None
+    games.restore_game(game_id)  # by default, the delete first
+    assert fresh_game(game_id).deleted_at is None
+
+
 def test_restoring_a_game_that_never_existed_is_not_found(ctx: Flask) -> None:
     refused(NotFound, lambda: games.restore_game(77))
     refused(NotFound, lambda: games.abandon_game(77))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from flask import Flask
 from sqlalchemy import select, text
 
@@ -13,6 +14,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player, TeamTotal
 from scorekeeper.rules import Cards, TeamTally, validate_deal
 from scorekeeper.services import games, players, standings, summaries
+from scorekeeper.services.errors import Conflict
 
 # Straight from the deals, with window functions: the way standings were computed before
 # the summaries existed (and the way migration 0003 fills them in).
@@ -114,10 +116,13 @@ def test_every_write_keeps_the_summaries_equal_to_the_deals(ctx: Flask) -> None:
     assert_summaries_hold()
     assert summaries.stamp() > stamp
 
-    # Abandon, delete, restore and merge change what counts, not the sums: the stamp moves.
+    # A finished game is not abandoned: nothing changes, the stamp stays.
+    stamp = summaries.stamp()
+    with pytest.raises(Conflict):
+        games.abandon_game(game_id)
+    assert summaries.stamp() == stamp
+    # Delete, restore and merge change what counts, not the sums: the stamp moves.
     for change in (
-        lambda: games.abandon_game(game_id),
-        lambda: games.restore_game(game_id),
         lambda: games.delete_game(game_id),
         lambda: games.restore_game(game_id),
     ):

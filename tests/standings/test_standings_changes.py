@@ -266,7 +266,12 @@ def _random_change(rng: random.Random, season: Season) -> None:
     elif kind == "delete":
         games.delete_game(game_id)
     elif kind == "abandon":
-        games.abandon_game(game_id)
+        # Only a game in progress is abandoned (a finished one has its result): one
+        # abandoned after two deals, which standings must never count.
+        four = rng.sample(NAMES, 4)
+        day = date(2025, 1, 1) + timedelta(days=rng.randrange(60))
+        stopped = play("standard", [four[:2], four[2:]], G1_DEALS[:2], played_on=day)
+        games.abandon_game(stopped)
     elif kind == "restore":
         gone = db.session.scalars(
             select(Game.id).where(

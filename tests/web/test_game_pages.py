@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from database_support import database_url
+from database_support import all_rows, database_url
 from flask import Flask
 from flask.testing import FlaskClient
 from sql_support import watch_sql
+from sqlalchemy import select
 
 from scorekeeper import create_app
+from scorekeeper.demo import run_demo
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Deal, DealResult, Game, Player
 from scorekeeper.services import players as player_service
@@ -571,6 +573,33 @@ def test_abandon_needs_confirmation_and_can_be_undone(app: Flask, client: FlaskC
     page = text(client.get(f"/games/{game_id}"))
     assert "Enter deal 2" in page
     assert "This game was abandoned." not in page
+
+
+def test_a_finished_game_is_not_abandoned_from_an_old_link(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        run_demo(1, seed=1)
+        game_id = db.session.scalar(select(Game.id).where(Game.finished_at.is_not(None)))
+    assert game_id is not None
+    before = all_rows(app)
+    for method in ("GET", "POST"):
+        response = client.open(f"/games/{game_id}/abandon", method=method)
+        assert response.status_code == 302
+        page = text(client.get(response.headers["Location"]))
+        assert f"Game {game_id} is finished, so it cannot be abandoned." in page
+    assert all_rows(app) == before
+
+
+def test_undoing_a_delete_leaves_another_tablets_abandon(app: Flask, client: FlaskClient) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    other = app.test_client()
+    assert other.post(f"/games/{game_id}/abandon").status_code == 302
+    assert client.post(f"/games/{game_id}/delete").status_code == 302
+    client.post(f"/games/{game_id}/restore")
+    page = text(client.get(f"/games/{game_id}"))
+    assert "This game was abandoned." in page  # the other tablet's abandon stands
+    other.post(f"/games/{game_id}/restore")
+    assert "Enter deal 2" in text(client.get(f"/games/{game_id}"))
 
 
 # ---------------------------------------------------------------------------
