@@ -49,6 +49,7 @@ from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import rulesets, summaries
 from .errors import Conflict, Invalid, Malformed, NotFound, StaleDeal
+from .names import visible
 
 # The fields of a tally the correction log tracks, in sheet order.
 TRACKED_FIELDS = (
@@ -438,7 +439,7 @@ def _start_game(
     seen: set[str] = set()
     clean_teams: list[tuple[str, list[str]]] = []
     for i, team in enumerate(teams):
-        players = [name.strip() for name in team.players if name.strip()]
+        players = [shown for shown in map(visible, team.players) if shown]
         if not players:
             fail(f"teams[{i}].players", N_("Every team needs at least one player."))
         # Lengths count as sent, spaces around included, as the API's schema says.
@@ -454,7 +455,7 @@ def _start_game(
                     f"teams[{i}].players", N_("%(name)s cannot sit at the table twice."), name=name
                 )
             seen.add(name.casefold())
-        team_name = team.name.strip() or " & ".join(players)[:NAME_LONGEST]
+        team_name = visible(team.name) or " & ".join(players)[:NAME_LONGEST]
         if len(team.name) > NAME_LONGEST:
             fail(
                 f"teams[{i}].name",

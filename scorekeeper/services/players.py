@@ -13,6 +13,7 @@ from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import summaries
 from .errors import Conflict, Invalid, NotFound
+from .names import visible
 
 
 def all_players() -> list[Player]:
@@ -29,7 +30,7 @@ def get_player(player_id: int) -> Player:
 def _clean_name(name: str) -> str:
     # The length as sent counts, as the API's schema says: spaces around it included.
     too_long = len(name) > NAME_LONGEST
-    name = name.strip()
+    name = visible(name)
     if not name or too_long:
         raise Invalid.say(
             N_("A player's name has 1 to %(longest)d characters."),
@@ -82,7 +83,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
     )
     if shared:
         raise Conflict.say(
-            N_("%(a)s and %(b)s played in the same team, so they are two people."),
+            N_("%(a)s and %(b)s played in the same game, so they are two people."),
             field="merge",
             a=keep.name,
             b=gone.name,
@@ -98,7 +99,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
 
 def create_season(name: str, starts_on: date | None = None, ends_on: date | None = None) -> Season:
     too_long = len(name) > 80  # as sent, like a player's name
-    name = name.strip()
+    name = visible(name)
     if not name or too_long:
         raise Invalid.say(N_("A season needs a name of 1 to 80 characters."), field="name")
     if starts_on and ends_on and ends_on < starts_on:

@@ -13,6 +13,7 @@ from scorekeeper.rules import PRESETS, RuleSet, RuleSetError
 from scorekeeper.rules.i18n import N_
 
 from .errors import Invalid, Malformed, NotFound
+from .names import visible
 
 
 def all_rulesets() -> list[RuleSet]:
@@ -68,7 +69,7 @@ def _slug(name: str) -> str:
 
 
 def _check_name(name: str) -> str:
-    name = name.strip()
+    name = visible(name)
     if not name or len(name) > 80:
         raise Invalid.say(N_("House rules need a name of 1 to 80 characters."), field="name")
     return name

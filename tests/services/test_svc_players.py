@@ -66,12 +66,28 @@ def test_renaming_to_an_existing_accented_name_is_a_conflict(ctx: Flask) -> None
     refused(Conflict, lambda: players.rename_player(ben, "Émile"))
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 81])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 81, "\u200b", " \u200b\u200d\u2067 ", "\u00a0"])
 def test_a_name_must_be_one_to_eighty_characters(ctx: Flask, name: str) -> None:
     standard_game()
     ann = _player("Ann").id
 
     refused(Invalid, lambda: players.rename_player(ann, name), status=422)
+
+
+def test_nothing_unseen_is_kept_around_a_name(ctx: Flask) -> None:
+    # A zero-width space would make two "Ann"s that look alike; a joiner inside stays.
+    standard_game()
+    ann = _player("Ann").id
+    assert players.rename_player(ann, "\u200bAnna\u200b ").name == "Anna"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert players.rename_player(ann, f"Ann {family}").name == f"Ann {family}"
+    game = games.start_game("standard", pairs("\u200bCy", "Di", "Ed", "Fay\u2060"))
+    seated = [[m.player.name for m in team.members] for team in game.teams]
+    assert seated == [["Cy", "Di"], ["Ed", "Fay"]]
+    # A player whose name is only unseen characters is no player.
+    invisible = [TeamSpec("", ["\u200b", "\u200d"]), TeamSpec("", ["Gus", "Hal"])]
+    error = refused(Invalid, lambda: games.start_game("standard", invisible))
+    assert error.problems[0].field == "teams[0].players"
 
 
 def test_renaming_nobody_is_not_found(ctx: Flask) -> None:

@@ -137,7 +137,12 @@ def test_merge_refuses_one_person_twice_or_partners(app: Flask, client: FlaskCli
 
     partners = client.post("/players/merge", data={"keep": ann, "merge": ben, "confirm": "yes"})
     assert partners.status_code == 409
-    assert "played in the same team, so they are two people" in partners.get_data(as_text=True)
+    assert "played in the same game, so they are two people" in partners.get_data(as_text=True)
+    # Opponents at one table are two people too, and the message must not call them partners.
+    cid = player_id(app, "Cid")
+    rivals = client.post("/players/merge", data={"keep": ann, "merge": cid, "confirm": "yes"})
+    assert rivals.status_code == 409
+    assert "Ann and Cid played in the same game" in rivals.get_data(as_text=True)
     assert names(app) == ["Ann", "Ben", "Cid", "Dee"]
 
 
