@@ -88,7 +88,7 @@ from scorekeeper.rules import (
     score_team,
     validate_deal,
 )
-from scorekeeper.rules.i18n import N_, NP_, Template
+from scorekeeper.rules.i18n import N_, NP_, Phrase, Template
 from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings, summaries
@@ -1239,7 +1239,9 @@ class _Reader:
             )
         if finished and stamps["finished_at"] is None:
             stamps["finished_at"] = deals[-1].updated_at or utcnow()
-        corrections = self.corrections(self.items(data, "corrections", f"{where}."), where, deals)
+        corrections = self.corrections(
+            self.items(data, "corrections", f"{where}."), where, deals, len(teams)
+        )
         if len(self.problems) > before or played_on is None or dealer is None:
             return None
         return _GameIn(
@@ -1405,7 +1407,7 @@ class _Reader:
             )
 
     def corrections(
-        self, items: list[Any], game: str, deals: list[_DealIn]
+        self, items: list[Any], game: str, deals: list[_DealIn], teams: int
     ) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
         for i, item in enumerate(items):
@@ -1415,15 +1417,17 @@ class _Reader:
                 continue
             deal = self.whole(data.get("deal"), f"{where}.deal", 1, max(len(deals), 1))
             batch = self.whole(data.get("batch"), f"{where}.batch", 1, 2**31 - 1)
-            team = data.get("team")
-            if team is not None:
-                team = self.whole(team, f"{where}.team", 0, BOUNDS["teams"][1] - 1)
+            # Undo puts the old value back into this team's tally: one of the game's teams.
+            team = self.whole(data.get("team"), f"{where}.team", 0, teams - 1)
             name = data.get("field")
             if name not in TRACKED_FIELDS:
                 self.fail(f"{where}.field", N_("%(where)s is not a field a correction changes."))
             if "old" not in data or "new" not in data:
                 self.fail(where, N_("%(where)s needs the old and the new value."))
                 continue
+            if name in TRACKED_FIELDS:
+                for key in ("old", "new"):
+                    self.logged_value(data[key], f"{where}.{key}", name, team)
             found.append(
                 {
                     "deal_number": deal,
@@ -1437,6 +1441,19 @@ class _Reader:
                 }
             )
         return found
+
+    def logged_value(self, value: Any, where: str, name: str, team: int | None) -> None:
+        """A value of the correction log, read as the tally reader reads that field."""
+        try:
+            read_team({name: value}, team)
+        except TallyError as error:
+            for problem in error.problems:
+                self.fail(
+                    where,
+                    N_("%(where)s is not something a team can report: %(reason)s"),
+                    team=team,
+                    reason=Phrase(problem.template, problem.params),
+                )
 
 
 def _unprefixed(problems: Iterable[Problem]) -> list[Problem]:

@@ -701,7 +701,12 @@ def _commit_deal(number: int, game: Game) -> None:
 
 
 def undo_last_correction(game_id: int) -> int | None:
-    """Put back the values before the latest correction; returns its deal number, if any."""
+    """Put back the values before the latest correction; returns its deal number, if any.
+
+    What is put back is checked as a correction of the deal would be: an imported log may
+    hold values no team can report, or that make an impossible deal, or name a team the
+    game does not have. Such an undo is refused (:class:`Conflict`), nothing written.
+    """
     game = load_game(game_id)
     live = [c for c in game.corrections if c.undone_at is None]
     if not live:
@@ -715,22 +720,85 @@ def undo_last_correction(game_id: int) -> int | None:
     deal = _deal(game, number)
     rules = game.rules()
     _check_kept(game)
-    for result in deal.results:
-        data = result.tally().to_json()
-        mine = [c for c in rows if c.team_position == result.position]
-        if not mine:
-            continue
-        for correction in mine:
-            data[correction.field] = json.loads(correction.old_value)
-        tally = read_team(data, result.position)
-        result.store(tally)
-        result.score = score_team(rules, tally).score
+    restored = _restored(game, deal, rows)
+    try:
+        _check(game, rules, number, restored)
+    except (Invalid, Malformed) as error:
+        raise _not_undone(game.id, number, error.problems) from None
+    changed = {c.team_position for c in rows}
+    for result, tally in zip(deal.results, restored, strict=True):
+        if result.position in changed:
+            result.store(tally)
+            result.score = score_team(rules, tally).score
     now = utcnow()
     for correction in rows:
         correction.undone_at = now
     deal.updated_at = now
     _commit_deal(number, game)
     return number
+
+
+def _restored(game: Game, deal: Deal, rows: Sequence[Correction]) -> list[TeamTally]:
+    """Each team's tally of ``deal`` with the old values of ``rows`` put back, read as an
+    entry is; :class:`Conflict` if a row names a team or field the deal has not, or a value
+    no team can report."""
+    problems: list[Problem] = []
+    positions = {result.position for result in deal.results}
+    if any(c.team_position not in positions for c in rows):
+        problems.append(
+            Problem(
+                None,
+                "corrections",
+                N_("The correction log names a team this game does not have."),
+                {},
+            )
+        )
+    for c in rows:
+        if c.field not in TRACKED_FIELDS:
+            problems.append(
+                Problem(
+                    c.team_position,
+                    c.field,
+                    N_("%(where)s is not a field a correction changes."),
+                    {"where": c.field},
+                )
+            )
+    tallies = []
+    for result in deal.results:
+        data = result.tally().to_json()
+        for c in rows:
+            if c.team_position == result.position and c.field in TRACKED_FIELDS:
+                data[c.field] = _logged(c.old_value)
+        try:
+            tallies.append(read_team(data, result.position))
+        except TallyError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise _not_undone(game.id, deal.number, problems)
+    return tallies
+
+
+def _logged(text: str) -> Any:
+    """A value of the correction log; text that is not JSON as it is, for the tally reader
+    to refuse in its own words."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _not_undone(game_id: int, number: int, reasons: Sequence[Problem]) -> Conflict:
+    """The refusal of an undo that would put back what no deal can hold, and why."""
+    headline = Problem(
+        None,
+        "corrections",
+        N_(
+            "The last correction of deal %(deal)d of game %(game)d cannot be undone: what it "
+            "would put back is not possible. Nothing was changed; correct the deal instead."
+        ),
+        {"deal": number, "game": game_id},
+    )
+    return Conflict([headline, *reasons])
 
 
 # ---------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import pytest
 from api_support import FIRST_DEAL, Api, standard_game_body
 from flask import Flask
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction
 from scorekeeper.rules import PRESETS
 from scorekeeper.services import games, players, rulesets
 
@@ -516,6 +518,53 @@ def test_the_correction_log_lists_each_changed_field_and_undo_puts_it_back(
         f"/api/games/{game_id}/corrections/undo", data="", content_type="application/json"
     )
     assert nothing.get_json() == {"undone_deal": None}
+
+
+@pytest.mark.parametrize(
+    ("values", "words"),
+    [
+        ({"field": "clean_books", "old_value": '"abc"'}, "clean_books must be a whole number."),
+        ({"field": "went_out", "old_value": '"yes"'}, "went_out must be true or false."),
+        ({"field": "clean_books", "old_value": "59"}, "natural cards"),
+        ({"team_position": 7}, "names a team this game does not have"),
+    ],
+    ids=["not-a-number", "not-yes-or-no", "impossible-deal", "no-such-team"],
+)
+def test_undo_of_a_log_that_no_deal_can_hold_is_refused_and_changes_nothing(
+    api: Api,
+    app: Flask,
+    new_game: Callable[..., int],
+    row_counts: Callable[[], dict[str, int]],
+    values: dict[str, Any],
+    words: str,
+) -> None:
+    game_id = new_game()
+    play(api, game_id, [FIRST_DEAL])
+    api.put(deal_url(game_id, 1), {"version": 1, "teams": corrected(FIRST_DEAL, melded=310)})
+    # As an imported file or a hand-made change may have left the log.
+    with app.app_context():
+        db.session.execute(
+            db.update(Correction).where(Correction.game_id == game_id).values(**values)
+        )
+        db.session.commit()
+    deal = api.get(deal_url(game_id, 1)).get_json()
+    log = api.get(f"/api/games/{game_id}/corrections").get_json()
+    counts = row_counts()
+
+    undo = api.post(f"/api/games/{game_id}/corrections/undo", {})
+
+    assert undo.status_code == 409
+    errors = undo.get_json()["errors"]
+    assert errors[0] == {
+        "team": None,
+        "field": "corrections",
+        "message": f"The last correction of deal 1 of game {game_id} cannot be undone: what it "
+        "would put back is not possible. Nothing was changed; correct the deal instead.",
+    }
+    assert any(words in e["message"] for e in errors[1:]), errors
+    assert api.get(deal_url(game_id, 1)).get_json() == deal
+    assert api.get(f"/api/games/{game_id}/corrections").get_json() == log
+    assert row_counts() == counts
 
 
 def test_undo_needs_application_json(api: Api, new_game: Callable[..., int]) -> None:

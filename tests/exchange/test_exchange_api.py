@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api_support import DOC, Api
+from api_support import DOC, FIRST_DEAL, Api, standard_game_body
 from exchange_support import close, damage, fresh_app, standings_facts, table_counts
 from flask import Flask
 from flask.testing import FlaskClient
@@ -16,6 +16,7 @@ from standings_support import Season
 
 from scorekeeper import auth
 from scorekeeper.extensions import db
+from scorekeeper.models import Game
 from scorekeeper.services import rulesets
 
 PASSCODE = "hand-and-foot"
@@ -164,3 +165,73 @@ def test_standings_answers_are_checked_against_the_served_document(
     assert api.get("/api/standings").status_code == 200
     assert api.get(f"/api/seasons/{season.season_id}/standings").status_code == 200
     assert api.get("/api/seasons").status_code == 200
+
+
+def _exported_with_one_correction(api: Api) -> dict[str, Any]:
+    """This database's export: one game, its first deal corrected once (melded 300 to 310)."""
+    game = api.post("/api/games", standard_game_body())
+    game_id = game.get_json()["id"]
+    deals = f"/api/games/{game_id}/deals"
+    assert api.post(deals, {"teams": FIRST_DEAL}).status_code == 201
+    teams = [{**FIRST_DEAL[0], "melded": 310}, FIRST_DEAL[1]]
+    assert api.put(f"{deals}/1", {"version": 1, "teams": teams}).status_code == 200
+    document: dict[str, Any] = api.get("/api/export.json").get_json()
+    (correction,) = document["games"][0]["corrections"]
+    assert (correction["team"], correction["field"]) == (0, "melded")
+    # The same game under a new uid: imported as another game, not skipped as already there.
+    document["games"][0]["uid"] = "f" * 32
+    return document
+
+
+def test_an_imported_correction_log_undo_can_put_back_is_taken(app: Flask, api: Api) -> None:
+    document = _exported_with_one_correction(api)
+
+    imported = api.post("/api/import", document)
+
+    assert imported.status_code == 200
+    assert imported.get_json()["imported"]["games"] == 1
+    with app.app_context():
+        copy = db.session.scalar(db.select(Game.id).filter_by(uid="f" * 32))
+    assert api.post(f"/api/games/{copy}/corrections/undo", {}).get_json() == {"undone_deal": 1}
+    assert api.get(f"/api/games/{copy}/deals/1").get_json()["teams"][0]["melded"] == 300
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "words"),
+    [
+        ({"field": "clean_books", "old": "abc"}, "old", "clean_books must be a whole number."),
+        ({"field": "clean_books", "old": None}, "old", "clean_books must be a whole number."),
+        ({"field": "clean_books", "old": -5}, "old", "clean_books must be between 0 and 60."),
+        ({"old": 10**30}, "old", "melded must be between 0 and 20000."),
+        ({"old": {"jokers": "x"}}, "old", "melded.jokers must be a whole number."),
+        ({"field": "went_out", "new": "yes"}, "new", "went_out must be true or false."),
+        ({"team": 7}, "team", "must be a whole number from 0 to 1."),
+        ({"team": None}, "team", "must be a whole number from 0 to 1."),
+    ],
+    ids=[
+        "text",
+        "null",
+        "negative",
+        "huge",
+        "card-count-text",
+        "went-out-yes",
+        "no-such-team",
+        "no-team",
+    ],
+)
+def test_an_imported_correction_undo_could_not_put_back_is_refused_whole(
+    app: Flask, api: Api, change: dict[str, Any], where: str, words: str
+) -> None:
+    document = _exported_with_one_correction(api)
+    document["games"][0]["corrections"][0].update(change)
+    before = table_counts(app)
+
+    refused = api.post("/api/import", document)
+
+    assert refused.status_code == 422
+    errors = {e["field"]: e["message"] for e in refused.get_json()["errors"]}
+    path = f"games[0].corrections[0].{where}"
+    assert path in errors, errors
+    assert errors[path].startswith(path)  # says which game and which correction
+    assert words in errors[path]
+    assert table_counts(app) == before

@@ -311,3 +311,48 @@ def test_the_log_is_kept_per_game(game_id: int) -> None:
     assert _log(game_id) == []
     assert len(_log(other)) == 1
     assert db.session.scalar(db.select(db.func.count()).select_from(Correction)) == 1
+
+
+# An undo puts back what the log kept. A log imported from a file, or changed by hand, may
+# keep what no team can report, an impossible deal, or a team the game does not have.
+
+
+def _log_says(game_id: int, **values: object) -> None:
+    """Every correction of the game rewritten straight in the database."""
+    db.session.execute(db.update(Correction).where(Correction.game_id == game_id).values(**values))
+    db.session.commit()
+
+
+@pytest.mark.parametrize(
+    ("values", "words"),
+    [
+        ({"field": "clean_books", "old_value": '"abc"'}, "clean_books must be a whole number."),
+        ({"field": "clean_books", "old_value": "null"}, "clean_books must be a whole number."),
+        ({"field": "clean_books", "old_value": "-5"}, "clean_books must be between 0 and 60."),
+        ({"field": "melded", "old_value": str(10**30)}, "melded must be between 0 and 20000."),
+        ({"field": "melded", "old_value": '{"jokers": "x"}'}, "melded.jokers must be a whole"),
+        ({"field": "went_out", "old_value": '"yes"'}, "went_out must be true or false."),
+        ({"old_value": "two"}, "red_threes must be a whole number."),  # not JSON at all
+        # Values a team can report, but not in one deal: the deal's check refuses them.
+        ({"field": "clean_books", "old_value": "59"}, "books need at least 423 natural cards"),
+        ({"field": "name", "old_value": '"Zed"'}, "name is not a field a correction changes."),
+        ({"team_position": 7}, "names a team this game does not have"),
+        ({"team_position": None}, "names a team this game does not have"),
+    ],
+)
+def test_undo_refuses_to_put_back_what_no_deal_can_hold(
+    game_id: int, values: dict[str, object], words: str
+) -> None:
+    games.correct_deal(game_id, 1, 1, [going_out(red_threes=2), staying()])
+    _log_says(game_id, **values)
+
+    error = refused(Conflict, lambda: games.undo_last_correction(game_id), status=409)
+
+    headline, *reasons = (problem.message for problem in error.problems)
+    assert headline == (
+        f"The last correction of deal 1 of game {game_id} cannot be undone: what it would put "
+        "back is not possible. Nothing was changed; correct the deal instead."
+    )
+    assert any(words in reason for reason in reasons), reasons
+    # As it says: the deal can still be corrected.
+    assert games.correct_deal(game_id, 1, 2, standard_deal()) == 3

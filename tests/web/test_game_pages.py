@@ -423,6 +423,48 @@ def test_correcting_a_deal_logs_it_and_undo_puts_it_back(app: Flask, client: Fla
     assert "There is no correction to undo." in text(nothing)
 
 
+@pytest.mark.parametrize(
+    ("values", "words"),
+    [
+        ({"field": "clean_books", "old_value": "null"}, "clean_books must be a whole number."),
+        ({"field": "clean_books", "old_value": "59"}, "natural cards"),
+        ({"team_position": 7}, "names a team this game does not have"),
+    ],
+    ids=["not-a-number", "impossible-deal", "no-such-team"],
+)
+def test_undo_of_a_log_that_no_deal_can_hold_says_why_and_changes_nothing(
+    app: Flask, client: FlaskClient, values: dict[str, Any], words: str
+) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    data["t1-left"] = "215"
+    assert client.post(edit_url(game_id, 1), data=data).status_code == 302
+    # As an imported file or a hand-made change may have left the log.
+    with app.app_context():
+        db.session.execute(
+            db.update(Correction).where(Correction.game_id == game_id).values(**values)
+        )
+        db.session.commit()
+
+    refused = client.post(f"/games/{game_id}/corrections/undo")
+
+    assert refused.status_code == 302
+    log = text(client.get(refused.headers["Location"]))
+    assert (
+        f"The last correction of deal 1 of game {game_id} cannot be undone: what it would put "
+        "back is not possible. Nothing was changed; correct the deal instead."
+    ) in log
+    assert words in log
+    assert "The last correction of deal 1 was undone." not in log
+    assert "Undo the last correction" in log  # still not undone
+    sheet = text(client.get(f"/games/{game_id}"))
+    assert nums(row(sheet, 1)) == [3855, 3855, 605, 605]
+    with app.app_context():
+        deal = db.session.scalar(db.select(Deal).filter_by(game_id=game_id, number=1))
+        assert deal is not None and deal.version == 2
+
+
 def test_a_correction_reads_nothing_after_it_is_saved(app: Flask, client: FlaskClient) -> None:
     game_id = start_game(client)
     enter_deal(client, game_id, GERMAN)
