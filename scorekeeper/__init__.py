@@ -85,6 +85,7 @@ def create_app(
     cli.init_cli(app)
     security.init_security(app)
     auth.init_auth(app)
+    app.before_request(security.forms_are_forms)
     # After the passcode gate: a refused write does not trigger the daily backup.
     app.before_request(_daily_backup)
     _trust_proxies(app)

@@ -65,12 +65,17 @@ def _refuse_nul() -> None:
         raise Refused(_("Text cannot contain a NUL character. Nothing was saved."))
 
 
-def _forms_are_forms() -> None:
+def forms_are_forms() -> None:
     """The pages' forms are posted as forms. Flask-WTF would read a JSON body as the form,
-    and fail on anything but an object: refused before any view sees it."""
+    and fail on anything but an object: refused before any view sees it (after the passcode
+    gate, which says "sign in" whatever the body)."""
     if request.method in ("GET", "HEAD", "OPTIONS") or _wants_json() or not request.is_json:
         return
-    raise Refused(_("This page takes a form filled in on the page, not JSON. Nothing was saved."))
+    raise not_a_form()
+
+
+def not_a_form() -> Refused:
+    return Refused(_("This page takes a form filled in on the page, not JSON. Nothing was saved."))
 
 
 class Refused(BadRequest):
@@ -128,7 +133,6 @@ def init_security(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.after_request(_headers)
     app.before_request(_refuse_nul)
-    app.before_request(_forms_are_forms)
     app.url_value_preprocessor(_impossible_numbers)
     app.register_error_handler(HTTPException, _http_error)
     if not app.debug and not app.testing:

@@ -79,16 +79,26 @@ def _carried(shapes: tuple[tuple[int, int], ...], wilds: int, naturals: int) -> 
     return carried
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
+def _natural_rests(shapes: tuple[tuple[int, int], ...], naturals: int) -> str:
+    """Which numbers of natural cards, 0 … ``naturals``, make melds of natural cards only (or
+    none): "1" at index r where r can, as text for slicing."""
+    sizes = [n for n, w in shapes if w == 0]
+    keep = (1 << (naturals + 1)) - 1
+    rests, grown = 0, 1
+    while grown != rests:  # each round adds one more meld to every sum found
+        rests = grown
+        for s in sizes:
+            grown |= (rests << s) & keep
+    return format(rests, "b").zfill(naturals + 1)[::-1]
+
+
 def _leaving_melds(shapes: tuple[tuple[int, int], ...], naturals: int) -> int:
     """A bit mask of the natural cards melds with wild cards may take out of ``naturals``
     so that the rest are melds of natural cards only (or none)."""
-    sizes = sorted({n for n, w in shapes if w == 0})
-    rests = 1  # bit r: r natural cards can be melds of natural cards only
-    for total in range(1, naturals + 1):
-        if any(total >= s and rests >> (total - s) & 1 for s in sizes):
-            rests |= 1 << total
-    return sum(1 << (naturals - r) for r in range(naturals + 1) if rests >> r & 1)
+    # Read as a binary number, the text's character r is bit naturals - r: bit n is set
+    # where naturals - n natural cards can be the rest.
+    return int(_natural_rests(shapes, naturals), 2)
 
 
 def _dirty_naturals(rules: RuleSet, grows: bool, books: int, wilds: int) -> list[int]:
@@ -101,13 +111,23 @@ def _dirty_naturals(rules: RuleSet, grows: bool, books: int, wilds: int) -> list
         most = books * rules.max_wilds(size)
         return [size * books - w if books <= w <= most else _NONE for w in range(wilds + 1)]
     one = [_NONE] + [_one_book(rules, w) for w in range(1, wilds + 1)]
-    fewest = one
-    for _ in range(books - 1):
-        fewest = [
-            min((fewest[w - here] + one[here] for here in range(1, w)), default=_NONE)
-            for w in range(wilds + 1)
-        ]
+    # ``books`` books: the fewest of one book combined with itself, by repeated squaring.
+    fewest, power = [0] + [_NONE] * wilds, one
+    while books:
+        if books & 1:
+            fewest = _combined(fewest, power)
+        books >>= 1
+        if books:
+            power = _combined(power, power)
     return fewest
+
+
+def _combined(first: list[int], second: list[int]) -> list[int]:
+    """The fewest natural cards two groups of books hold beside each number of wild cards."""
+    return [
+        min(_NONE, *(first[w - here] + second[here] for here in range(w + 1)))
+        for w in range(len(first))
+    ]
 
 
 def _one_book(rules: RuleSet, wilds: int) -> int:

@@ -440,23 +440,30 @@ class _Checker:
                 loose=loose,
             )
             return
-        if rules.books_may_grow and rules.wild_books and team.wild_books:
-            return  # a wild canasta may hold any number of the wild cards
-        # Wild cards that can sit in an unfinished meld of wild cards only: those not in a
-        # book (a dirty book holds one at the least), if they are three or more.
-        besides = wilds - size * team.wild_books - team.dirty_books
-        spare = min(besides, size - 1) if rules.wild_books and besides >= 3 else 0
-        in_naturals = wilds - size * team.wild_books - spare
-        if in_naturals > 0 and not self.wild_limit_kept(naturals, in_naturals, team.dirty_books):
-            self.fail(
-                i,
-                "melded",
-                _WILD_LIMIT_TEXT[rules.wild_limit],
-                wilds=in_naturals,
-                naturals=naturals,
-                least=rules.min_naturals,
-            )
-            return
+        # A wild canasta that may grow holds any number of wild cards: none needs naturals.
+        if not (rules.books_may_grow and rules.wild_books and team.wild_books):
+            # Wild cards that can sit in an unfinished meld of wild cards only: those not in
+            # a book (a dirty book holds one at the least), if they are three or more.
+            besides = wilds - size * team.wild_books - team.dirty_books
+            spare = min(besides, size - 1) if rules.wild_books and besides >= 3 else 0
+            in_naturals = wilds - size * team.wild_books - spare
+            if in_naturals > 0 and not self.wild_limit_kept(
+                naturals, in_naturals, team.dirty_books
+            ):
+                self.fail(
+                    i,
+                    "melded",
+                    _WILD_LIMIT_TEXT[rules.wild_limit],
+                    wilds=in_naturals,
+                    naturals=naturals,
+                    least=rules.min_naturals,
+                )
+                return
+        in_play = cards_in_play(self.decks)
+        if naturals > sum(in_play[c] for c in NATURAL_CLASSES) or wilds > sum(
+            in_play[c] for c in WILD_CLASSES
+        ):
+            return  # more cards than the decks hold: the supply check says so
         clean, dirty, wild = team.clean_books, team.dirty_books, team.wild_books
         if not lays_out(rules, clean, dirty, wild, naturals, wilds):
             self.fail(
@@ -467,6 +474,12 @@ class _Checker:
                     "its clean and wild books, %(naturals)d natural and %(wilds)d wild cards "
                     "are left for its dirty books and for melds of 3 to %(largest)d cards, "
                     "and %(rule)s"
+                )
+                if size > 3
+                else N_(
+                    "%(team)s's melded cards cannot be laid out in books: besides its clean "
+                    "and wild books, %(naturals)d natural and %(wilds)d wild cards are left "
+                    "for its dirty books, and %(rule)s"
                 ),
                 naturals=naturals - size * clean,
                 wilds=wilds - size * wild,

@@ -94,6 +94,7 @@ from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 from . import standings, summaries
 from .errors import Conflict, DamagedDeal, DamagedRules, Invalid, NotFound
 from .games import TRACKED_FIELDS, ResultView, score_deals
+from .names import visible
 
 FORMAT = "scorekeeper-export"
 VERSION = 1
@@ -1016,13 +1017,14 @@ class _Reader:
         return value
 
     def text(self, value: Any, where: str, longest: int = NAME_LONGEST) -> str | None:
-        if not isinstance(value, str) or not value.strip():
+        shown = visible(value) if isinstance(value, str) else ""
+        if not shown:
             self.fail(where, N_("%(where)s must be a text that is not empty."))
             return None
-        if len(value.strip()) > longest:
+        if len(shown) > longest:
             self.fail(where, N_("%(where)s has more than %(longest)d characters."), longest=longest)
             return None
-        return value.strip()
+        return shown
 
     def whole(self, value: Any, where: str, low: int, high: int) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -5,8 +5,15 @@ from __future__ import annotations
 import unicodedata
 
 # Spaces, line breaks, control and format characters (zero-width spaces, joiners, marks of
-# direction): none shows on its own.
-_UNSEEN = ("Z", "C")
+# direction): none shows on its own. Not the unassigned or private-use ones: an emoji newer
+# than this Python's tables is unassigned to it, and shows all the same.
+_UNSEEN = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf"})
+# Letters that are drawn as nothing: the Hangul fillers and the blank Braille pattern.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _unseen(char: str) -> bool:
+    return char in _BLANK or unicodedata.category(char) in _UNSEEN
 
 
 def visible(name: str) -> str:
@@ -14,8 +21,8 @@ def visible(name: str) -> str:
     it shows, so a name of zero-width spaces is no name. Inside a name they stay (a joiner
     between emoji makes one picture)."""
     start, end = 0, len(name)
-    while start < end and unicodedata.category(name[start])[0] in _UNSEEN:
+    while start < end and _unseen(name[start]):
         start += 1
-    while end > start and unicodedata.category(name[end - 1])[0] in _UNSEEN:
+    while end > start and _unseen(name[end - 1]):
         end -= 1
     return name[start:end]

@@ -40,18 +40,17 @@ def _clean_name(name: str) -> str:
     return name
 
 
+def named(name: str) -> Player | None:
+    """The player called ``name`` (whatever the case, and what cannot be seen around it)."""
+    wanted = visible(name).casefold()
+    return next((p for p in all_players() if p.name.casefold() == wanted), None)
+
+
 def rename_player(player_id: int, name: str) -> Player:
     player = get_player(player_id)
     name = _clean_name(name)
-    other = next(
-        (
-            p
-            for p in db.session.scalars(db.select(Player).where(Player.id != player.id))
-            if p.name.casefold() == name.casefold()
-        ),
-        None,
-    )
-    if other is not None:
+    other = named(name)
+    if other is not None and other.id != player.id:
         raise Conflict.say(
             N_("%(name)s already exists; merge the two entries instead."), field="name", name=name
         )

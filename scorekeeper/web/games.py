@@ -40,6 +40,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.play import check_go_out
+from scorekeeper.security import not_a_form
 from scorekeeper.services import games as service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import rulesets
@@ -74,21 +75,28 @@ def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
     from elsewhere) is shown again as typed, with a new token: nothing is saved, nothing
     typed is lost. Other forms get the plain refusal."""
     args = request.view_args or {}
+    if request.is_json:  # the token is checked first; the body is what is wrong
+        return render_template("errors.html", code=400, error=not_a_form()), 400
     if request.endpoint in ("games.new_deal", "games.edit_deal"):
         try:
             view = service.read_game(args["game_id"])
         except (NotFound, DamagedRecord):
-            view = None
-        number = args.get("number") or (view.next_deal if view else None)
-        if view is not None and number is not None:
-            flash(
-                _(
-                    "Nothing was saved: this page was opened before this browser's session "
-                    "began, so it could not be trusted. What you typed is still here; check "
-                    "it and save again."
-                ),
-                "error",
-            )
+            return render_template("errors.html", code=400, error=error), 400
+        untrusted = _(
+            "Nothing was saved: this page was opened before this browser's session began, "
+            "so it could not be trusted. What you typed is still here; check it and save again."
+        )
+        number: int | None
+        if "number" in args:  # a correction, of a deal that was played
+            number = args["number"] if _is_played(view, args["number"]) else None
+        else:  # a new deal, the one the form was opened for
+            number = view.next_deal
+            meant = _whole(request.form.get("number", ""))
+            if meant is not None and meant != number and _is_played(view, meant):
+                flash(untrusted, "error")  # another tablet saved it meanwhile: both entries
+                return _saved_first(view, meant)
+        if number is not None:
+            flash(untrusted, "error")
             form = _deal_form(view, number)
             forms.read_deal_form(form, request.form)  # what was typed, judged on saving
             version = _whole(request.form.get("version", ""))
@@ -504,6 +512,14 @@ def undo_correction(game_id: int) -> ResponseReturnValue:
 # Abandon, delete, undo
 
 
+def _offer_undo(action: str, game_id: int) -> None:
+    """Remember what this browser just did to the game, for undo; what it did to the same
+    game before (abandoned it, then deleted it) comes back once this is undone."""
+    before = session.get(UNDO_KEY)
+    kept = before if isinstance(before, dict) and before.get("game") == game_id else None
+    session[UNDO_KEY] = {"action": action, "game": game_id, "before": kept}
+
+
 def _undo_offer(action: str, game_id: int | None = None) -> Game | None:
     """The game this browser session just deleted or abandoned, while it can still be undone."""
     offer = session.get(UNDO_KEY)
@@ -533,7 +549,7 @@ def abandon(game_id: int) -> ResponseReturnValue:
     except Conflict as error:
         flash(" ".join(say(p) for p in error.problems), "error")
         return redirect(url_for("games.show", game_id=game_id))
-    session[UNDO_KEY] = {"action": "abandon", "game": game_id}
+    _offer_undo("abandon", game_id)
     flash(_("The game was abandoned."))
     return redirect(url_for("games.show", game_id=game_id))
 
@@ -551,7 +567,7 @@ def delete(game_id: int) -> ResponseReturnValue:
             view, game = None, service.read_record(game_id)
         return render_template("games/confirm.html", view=view, game=game, action="delete")
     service.delete_game(game_id)
-    session[UNDO_KEY] = {"action": "delete", "game": game_id}
+    _offer_undo("delete", game_id)
     flash(_("The game was deleted."))
     return redirect(url_for("games.index"))
 
@@ -564,6 +580,21 @@ def restore(game_id: int) -> ResponseReturnValue:
         flash(_("Only the tablet that deleted or abandoned this game can undo it."), "error")
         return redirect(url_for("games.index"))
     service.restore_game(game_id, "delete" if offer.get("action") == "delete" else "abandon")
-    session.pop(UNDO_KEY, None)
+    before = offer.get("before")
+    if isinstance(before, dict):
+        session[UNDO_KEY] = before  # what it did before, undone next
+    else:
+        session.pop(UNDO_KEY, None)
+    try:
+        service.read_record(game_id)  # not scored: a damaged game is back all the same
+    except NotFound:  # another tablet deleted it meanwhile; only that one can bring it back
+        flash(
+            _(
+                "Your abandon was undone, but another tablet has deleted this game since; "
+                "only that tablet can bring it back."
+            ),
+            "error",
+        )
+        return redirect(url_for("games.index"))
     flash(_("The game is back."))
     return redirect(url_for("games.show", game_id=game_id))

@@ -111,11 +111,7 @@ def rename(player_id: int) -> ResponseReturnValue:
             db.session.rollback()
             form.name.errors = [*form.name.errors, *(say(p) for p in error.problems)]
             if isinstance(error, Conflict):
-                other = db.session.scalar(
-                    db.select(Player).where(
-                        func.lower(Player.name) == (form.name.data or "").strip().lower()
-                    )
-                )
+                other = service.named(form.name.data or "")
             return render_template(
                 "players/rename.html", player=player, form=form, other=other
             ), error.status

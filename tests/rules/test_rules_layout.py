@@ -88,9 +88,27 @@ def cards(**counts: int) -> Cards:
 SMALL = list(itertools.product(range(3), range(3), range(2)))
 
 
-@pytest.mark.parametrize("rules_id", sorted(PRESETS))
+# House rules reach corners no preset does: other book sizes, wild limits and wild books.
+HOUSE = {
+    "books-of-5": ("standard", {"book_size": 5}),
+    "books-of-9-growing": ("simpson", {"book_size": 9}),
+    "two-naturals": ("eleven-card", {"min_naturals": 2}),
+    "five-naturals-growing": ("eleven-card", {"min_naturals": 5, "books_may_grow": True}),
+    "twice-growing-wild": ("standard", {"books_may_grow": True}),
+    "more-with-wild-books": ("simpson", {"wild_books": True}),
+}
+
+
+def rules_named(name: str) -> RuleSet:
+    if name in PRESETS:
+        return PRESETS[name]
+    base, overrides = HOUSE[name]
+    return PRESETS[base].derive(overrides, id=name, name=name)
+
+
+@pytest.mark.parametrize("rules_id", [*sorted(PRESETS), *HOUSE])
 def test_the_layout_answer_agrees_with_trying_every_layout(rules_id: str) -> None:
-    rules = PRESETS[rules_id]
+    rules = rules_named(rules_id)
     disagree = []
     for clean, dirty, wild in SMALL:
         if wild and not rules.wild_books:
@@ -205,3 +223,28 @@ def test_eleven_card_naturals_in_a_clean_book_cannot_carry_a_wild_card() -> None
     ]
     four = TeamTally(clean_books=1, melded=cards(eights_to_kings=11, twos=1))
     assert problems("eleven-card", four) == []
+
+
+def test_saskatchewan_natural_cards_beside_a_wild_canasta_still_make_melds() -> None:
+    # The wild canasta takes any wild card, never a natural one: two kings make no meld.
+    two = TeamTally(wild_books=1, melded=cards(jokers=4, twos=3, eights_to_kings=2))
+    assert problems("saskatchewan", two, 4) == [
+        (
+            "melded",
+            "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
+            "wild books, 2 natural and 0 wild cards are left for its dirty books and for melds "
+            "of 3 to 6 cards, and every meld needs more natural cards than wild cards.",
+        )
+    ]
+    three = TeamTally(wild_books=1, melded=cards(jokers=4, twos=3, eights_to_kings=3))
+    assert problems("saskatchewan", three, 4) == []
+
+
+def test_books_of_three_leave_no_room_for_melds() -> None:
+    rules = PRESETS["no-wild-books"].derive({"book_size": 3}, id="threes", name="Threes")
+    team = TeamTally(clean_books=1, melded=cards(aces=4, twos=2))
+    assert [p.message for p in validate_deal(rules, 1, [team, TeamTally()])] == [
+        "Team A's melded cards cannot be laid out in books: besides its clean and wild books, "
+        "1 natural and 2 wild cards are left for its dirty books, and every meld needs at least "
+        "twice as many natural cards as wild cards."
+    ]

@@ -173,6 +173,43 @@ def test_a_deal_refused_for_its_token_comes_back_as_typed(csrf_app: Flask) -> No
     assert snapshot(csrf_app)["deal"] == before["deal"] + 1
 
 
+@pytest.mark.parametrize("number", [2, 3, 9])
+def test_a_correction_of_an_unplayed_deal_without_its_token_is_refused_plainly(
+    csrf_app: Flask, number: int
+) -> None:
+    # Only deal 1 is played: no form to correct deal 2, 3 or 9 is drawn, and never a 500.
+    response = csrf_app.test_client().post(
+        f"/games/1/deals/{number}/edit", data={"version": "1", "t0-melded": "100"}
+    )
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "That did not make sense" in page
+    assert f"Correct deal {number}" not in page
+
+
+def test_a_deal_saved_meanwhile_by_another_tablet_shows_both_entries(csrf_app: Flask) -> None:
+    # The form was opened for deal 2, which another tablet has saved since: the typed entry
+    # is shown beside the saved one, as when the token holds, not as deal 3.
+    with csrf_app.app_context():
+        second = [{"clean_books": 1, "melded": 300}, {"left": 40}]
+        games.record_deal(1, games.tallies_from_mapping(second))
+    typed = {"number": "2", "went_out": "none", "t0-clean_books": "1", "t0-melded": "365"}
+    response = csrf_app.test_client().post("/games/1/deals/new", data=typed)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Nothing was saved" in page
+    assert "365" in page
+    assert 'action="/games/1/deals/2/edit"' in page
+
+
+def test_json_without_a_token_is_told_it_is_not_a_form(csrf_app: Flask) -> None:
+    response = csrf_app.test_client().post(
+        "/games/1/deals/new", data="[1, 2]", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "not JSON" in response.get_data(as_text=True)
+
+
 def test_a_form_token_holds_as_long_as_its_session(csrf_app: Flask) -> None:
     # A deal can take over an hour: the token is not given a time limit.
     assert csrf_app.config["WTF_CSRF_TIME_LIMIT"] is None

@@ -81,6 +81,11 @@ def test_nothing_unseen_is_kept_around_a_name(ctx: Flask) -> None:
     assert players.rename_player(ann, "\u200bAnna\u200b ").name == "Anna"
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert players.rename_player(ann, f"Ann {family}").name == f"Ann {family}"
+    # What this Python does not know yet (a newer emoji) or draws as nothing is not trimmed
+    # and trimmed, in that order: only the blanks count as nothing.
+    assert players.rename_player(ann, "Ann \U0001fae8").name == "Ann \U0001fae8"
+    assert players.rename_player(ann, "\U0001fa77").name == "\U0001fa77"
+    refused(Invalid, lambda: players.rename_player(ann, "\u3164\u2800"))
     game = games.start_game("standard", pairs("\u200bCy", "Di", "Ed", "Fay\u2060"))
     seated = [[m.player.name for m in team.members] for team in game.teams]
     assert seated == [["Cy", "Di"], ["Ed", "Fay"]]

@@ -631,6 +631,37 @@ def test_a_finished_game_is_not_abandoned_from_an_old_link(app: Flask, client: F
     assert all_rows(app) == before
 
 
+def test_abandoned_then_deleted_comes_back_one_undo_at_a_time(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    client.post(f"/games/{game_id}/abandon")
+    client.post(f"/games/{game_id}/delete")
+    client.post(f"/games/{game_id}/restore")  # the delete
+    page = text(client.get(f"/games/{game_id}"))
+    assert "This game was abandoned." in page
+    assert f'action="/games/{game_id}/restore"' in page  # and the abandon can go next
+    client.post(f"/games/{game_id}/restore")
+    assert "Enter deal 2" in text(client.get(f"/games/{game_id}"))
+
+
+def test_undoing_an_abandon_of_a_game_deleted_since_says_so(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    client.post(f"/games/{game_id}/abandon")
+    other = app.test_client()
+    assert other.post(f"/games/{game_id}/delete").status_code == 302
+    undone = client.post(f"/games/{game_id}/restore")
+    assert undone.headers["Location"].endswith("/games")
+    page = text(client.get(undone.headers["Location"]))
+    assert "another tablet has deleted this game since" in page
+    assert "The game is back." not in page
+    assert client.get(f"/games/{game_id}").status_code == 404
+
+
 def test_undoing_a_delete_leaves_another_tablets_abandon(app: Flask, client: FlaskClient) -> None:
     game_id = start_game(client)
     enter_deal(client, game_id, GERMAN)

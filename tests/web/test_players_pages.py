@@ -91,6 +91,10 @@ def test_rename_to_an_existing_name_suggests_merging(app: Flask, client: FlaskCl
     assert f'href="/players/merge?keep={ann}&amp;merge={anne}"' in page
     assert 'value="ann"' in page  # what was typed stays
     assert "Anne" in names(app)
+    # The same with a zero-width space after it, or in another case of an accented name.
+    hidden = client.post(f"/players/{anne}/rename", data={"name": "ANN\u200b"})
+    assert hidden.status_code == 409
+    assert f'href="/players/merge?keep={ann}&amp;merge={anne}"' in hidden.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("typed", ["", "   ", "x" * 81])
