@@ -42,27 +42,34 @@ _GO_OUT_NONE = {
 }
 _WILD_LIMIT_TEXT = {
     WildLimit.TWICE_AS_MANY_NATURALS: NP_(
-        "%(team)s melded %(wilds)d wild card with only %(naturals)d natural cards: every meld "
+        "%(team)s melded %(wilds)d wild card %(beside)s: every meld "
         "needs at least twice as many natural cards as wild cards.",
-        "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: every meld "
+        "%(team)s melded %(wilds)d wild cards %(beside)s: every meld "
         "needs at least twice as many natural cards as wild cards.",
         "wilds",
     ),
     WildLimit.MORE_NATURALS: NP_(
-        "%(team)s melded %(wilds)d wild card with only %(naturals)d natural cards: every meld "
+        "%(team)s melded %(wilds)d wild card %(beside)s: every meld "
         "needs more natural cards than wild cards.",
-        "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: every meld "
+        "%(team)s melded %(wilds)d wild cards %(beside)s: every meld "
         "needs more natural cards than wild cards.",
         "wilds",
     ),
     WildLimit.MIN_NATURALS: NP_(
-        "%(team)s melded %(wilds)d wild card with only %(naturals)d natural cards: wild cards "
+        "%(team)s melded %(wilds)d wild card %(beside)s: wild cards "
         "may only join a meld of at least %(least)d natural cards.",
-        "%(team)s melded %(wilds)d wild cards with only %(naturals)d natural cards: wild cards "
+        "%(team)s melded %(wilds)d wild cards %(beside)s: wild cards "
         "may only join a meld of at least %(least)d natural cards.",
         "wilds",
     ),
 }
+# "with only 1 natural card": its own number, its own plural.
+_BESIDE = NP_(
+    "with only %(naturals)d natural card", "with only %(naturals)d natural cards", "naturals"
+)
+# What is left besides the clean and wild books, each with its own plural.
+_NATURALS_LEFT = NP_("%(count)d natural card", "%(count)d natural cards")
+_WILDS_LEFT = NP_("%(count)d wild card", "%(count)d wild cards")
 # The same limits, as the end of a sentence.
 _WILD_RULE_TEXT = {
     WildLimit.TWICE_AS_MANY_NATURALS: N_(
@@ -455,7 +462,7 @@ class _Checker:
                     "melded",
                     _WILD_LIMIT_TEXT[rules.wild_limit],
                     wilds=in_naturals,
-                    naturals=naturals,
+                    beside=Phrase(_BESIDE, {"naturals": naturals}),
                     least=rules.min_naturals,
                 )
                 return
@@ -471,18 +478,17 @@ class _Checker:
                 "melded",
                 N_(
                     "%(team)s's melded cards cannot be laid out in books and melds: besides "
-                    "its clean and wild books, %(naturals)d natural and %(wilds)d wild cards "
-                    "are left for its dirty books and for melds of 3 to %(largest)d cards, "
-                    "and %(rule)s"
+                    "its clean and wild books, %(naturals)s and %(wilds)s are left for its "
+                    "dirty books and for melds of 3 to %(largest)d cards, and %(rule)s"
                 )
                 if size > 3
                 else N_(
                     "%(team)s's melded cards cannot be laid out in books: besides its clean "
-                    "and wild books, %(naturals)d natural and %(wilds)d wild cards are left "
-                    "for its dirty books, and %(rule)s"
+                    "and wild books, %(naturals)s and %(wilds)s are left for its dirty books, "
+                    "and %(rule)s"
                 ),
-                naturals=naturals - size * clean,
-                wilds=wilds - size * wild,
+                naturals=Phrase(_NATURALS_LEFT, {"count": naturals - size * clean}),
+                wilds=Phrase(_WILDS_LEFT, {"count": wilds - size * wild}),
                 largest=size - 1,
                 rule=Phrase(_WILD_RULE_TEXT[rules.wild_limit], {"least": rules.min_naturals}),
             )

@@ -144,7 +144,7 @@ def test_standard_nine_joker_two_is_refused_nine_nine_joker_is_not() -> None:
     assert problems("standard", TeamTally(melded=cards(eights_to_kings=1, jokers=1, twos=1))) == [
         (
             "melded",
-            "Team A melded 2 wild cards with only 1 natural cards: every meld needs at least "
+            "Team A melded 2 wild cards with only 1 natural card: every meld needs at least "
             "twice as many natural cards as wild cards.",
         )
     ]
@@ -158,9 +158,9 @@ def test_standard_a_dirty_book_and_a_meld_must_each_keep_the_wild_card_limit() -
         (
             "melded",
             "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 8 natural and 4 wild cards are left for its dirty books and for melds "
-            "of 3 to 6 cards, and every meld needs at least twice as many natural cards as wild "
-            "cards.",
+            "wild books, 8 natural cards and 4 wild cards are left for its dirty books and for "
+            "melds of 3 to 6 cards, and every meld needs at least twice as many natural cards as "
+            "wild cards.",
         )
     ]
 
@@ -186,7 +186,7 @@ def test_saskatchewan_melds_need_more_natural_than_wild_cards() -> None:
     assert problems("saskatchewan", team, 4) == [
         (
             "melded",
-            "Team A melded 2 wild cards with only 1 natural cards: every meld needs more natural "
+            "Team A melded 2 wild cards with only 1 natural card: every meld needs more natural "
             "cards than wild cards.",
         )
     ]
@@ -200,8 +200,8 @@ def test_saskatchewan_wild_cards_cannot_join_a_clean_canasta() -> None:
         (
             "melded",
             "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 0 natural and 2 wild cards are left for its dirty books and for melds "
-            "of 3 to 6 cards, and every meld needs more natural cards than wild cards.",
+            "wild books, 0 natural cards and 2 wild cards are left for its dirty books and for "
+            "melds of 3 to 6 cards, and every meld needs more natural cards than wild cards.",
         )
     ]
     # Beside a wild canasta they can: it may hold any number of wild cards.
@@ -217,8 +217,9 @@ def test_eleven_card_naturals_in_a_clean_book_cannot_carry_a_wild_card() -> None
         (
             "melded",
             "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 3 natural and 1 wild cards are left for its dirty books and for melds "
-            "of 3 to 6 cards, and wild cards may only join a meld of at least 4 natural cards.",
+            "wild books, 3 natural cards and 1 wild card are left for its dirty books and for "
+            "melds of 3 to 6 cards, and wild cards may only join a meld of at least 4 natural "
+            "cards.",
         )
     ]
     four = TeamTally(clean_books=1, melded=cards(eights_to_kings=11, twos=1))
@@ -232,8 +233,8 @@ def test_saskatchewan_natural_cards_beside_a_wild_canasta_still_make_melds() -> 
         (
             "melded",
             "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 2 natural and 0 wild cards are left for its dirty books and for melds "
-            "of 3 to 6 cards, and every meld needs more natural cards than wild cards.",
+            "wild books, 2 natural cards and 0 wild cards are left for its dirty books and for "
+            "melds of 3 to 6 cards, and every meld needs more natural cards than wild cards.",
         )
     ]
     three = TeamTally(wild_books=1, melded=cards(jokers=4, twos=3, eights_to_kings=3))
@@ -244,7 +245,7 @@ def test_books_of_three_leave_no_room_for_melds() -> None:
     rules = PRESETS["no-wild-books"].derive({"book_size": 3}, id="threes", name="Threes")
     team = TeamTally(clean_books=1, melded=cards(aces=4, twos=2))
     assert [p.message for p in validate_deal(rules, 1, [team, TeamTally()])] == [
-        "Team A's melded cards cannot be laid out in books: besides its clean and wild books, "
-        "1 natural and 2 wild cards are left for its dirty books, and every meld needs at least "
+        "Team A's melded cards cannot be laid out in books: besides its clean and wild books, 1 "
+        "natural card and 2 wild cards are left for its dirty books, and every meld needs at least "
         "twice as many natural cards as wild cards."
     ]
