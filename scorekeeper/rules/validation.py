@@ -114,7 +114,12 @@ class _Checker:
         self.deal = rules.deal(deal_number)
         self.teams = teams
         self.decks = decks
+        self.in_play = cards_in_play(decks)
         self.problems: list[Problem] = []
+
+    def held(self, classes: Sequence[CardClass]) -> int:
+        """How many cards of these classes the decks in play hold."""
+        return sum(self.in_play[card] for card in classes)
 
     def fail(self, index: int | None, where: str, template: Template, **params: Any) -> None:
         if index is not None:
@@ -373,7 +378,7 @@ class _Checker:
 
     def worth_of_all_cards(self) -> int:
         values = self.rules.card_values
-        return sum(values.of(card) * n for card, n in cards_in_play(self.decks).items())
+        return sum(values.of(card) * n for card, n in self.in_play.items())
 
     def counted_melds(self, i: int, team: TeamTally) -> None:
         rules = self.rules
@@ -466,10 +471,7 @@ class _Checker:
                     least=rules.min_naturals,
                 )
                 return
-        in_play = cards_in_play(self.decks)
-        if naturals > sum(in_play[c] for c in NATURAL_CLASSES) or wilds > sum(
-            in_play[c] for c in WILD_CLASSES
-        ):
+        if naturals > self.held(NATURAL_CLASSES) or wilds > self.held(WILD_CLASSES):
             return  # more cards than the decks hold: the supply check says so
         clean, dirty, wild = team.clean_books, team.dirty_books, team.wild_books
         if not lays_out(rules, clean, dirty, wild, naturals, wilds):
@@ -625,7 +627,7 @@ class _Checker:
         """Nothing may need more cards than the decks in play hold."""
         rules = self.rules
         size = rules.book_size
-        in_play = cards_in_play(self.decks)
+        in_play = self.in_play
         red = [t.red_threes + t.red_threes_caught for t in self.teams]
         self._limit(
             "red_threes",
@@ -689,8 +691,8 @@ class _Checker:
                 team_fields=fields,
                 cards=Phrase(_CLASS_TEXT[card]),
             )
-        wild_supply = sum(in_play[c] for c in WILD_CLASSES)
-        natural_supply = sum(in_play[c] for c in NATURAL_CLASSES)
+        wild_supply = self.held(WILD_CLASSES)
+        natural_supply = self.held(NATURAL_CLASSES)
         wilds = [size * t.wild_books + t.dirty_books for t in self.teams]
         naturals = [
             size * t.clean_books + (size - rules.max_wilds(size)) * t.dirty_books
