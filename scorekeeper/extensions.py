@@ -47,7 +47,7 @@ def read_json(text: str) -> Any:
     """The engine's JSON reader: JSON as usual, :class:`UnreadableJSON` for anything else."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than Python reads
         return UnreadableJSON(text)
 
 

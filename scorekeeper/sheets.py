@@ -32,7 +32,7 @@ from markupsafe import Markup
 from werkzeug.security import safe_join
 
 from scorekeeper.rules import CardClass, PlayStyle, RuleSet, TeamScore, TeamTally
-from scorekeeper.services.games import CorrectionRecord, GameView
+from scorekeeper.services.games import CorrectionRecord, GameView, logged_text, read_logged
 from scorekeeper.web import rules_text
 
 MINUS = rules_text.MINUS
@@ -725,10 +725,7 @@ def _field_labels(rules: RuleSet) -> dict[str, str]:
 
 def _value_text(rules: RuleSet, field_name: str, raw: str) -> str:
     """A logged value (JSON text) in words: numbers, yes/no, cards by kind."""
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return raw
+    value = read_logged(raw)
     if isinstance(value, bool):
         return str(_("yes") if value else _("no"))
     if value is None:
@@ -743,7 +740,7 @@ def _value_text(rules: RuleSet, field_name: str, raw: str) -> str:
             labels = {card.value: label for card, label in rules_text.card_labels().items()}
             parts = [f"{v} \u00d7 {labels.get(k, k)}" for k, v in value.items() if v]
         return ", ".join(parts) or "0"
-    return str(value)
+    return logged_text(value)
 
 
 FOOTNOTE_PT = 6.5

@@ -6,7 +6,6 @@ One function per shape, so every endpoint that shows a deal or a game shows it t
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +18,7 @@ from scorekeeper.services.games import (
     GameView,
     ResultView,
     TeamRecord,
+    read_logged,
 )
 
 
@@ -125,8 +125,8 @@ def correction_json(correction: CorrectionRecord) -> dict[str, Any]:
         "deal": correction.deal_number,
         "team": correction.team_position,
         "field": correction.field,
-        "old": json.loads(correction.old_value),
-        "new": json.loads(correction.new_value),
+        "old": read_logged(correction.old_value),
+        "new": read_logged(correction.new_value),
         "at": _utc_iso(correction.created_at),
         "batch": correction.batch,
         "undone": correction.undone_at is not None,

@@ -93,7 +93,7 @@ from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings, summaries
 from .errors import Conflict, DamagedDeal, DamagedRules, Invalid, NotFound
-from .games import TRACKED_FIELDS, ResultView, score_deals
+from .games import TRACKED_FIELDS, ResultView, read_logged, score_deals
 from .names import visible
 
 FORMAT = "scorekeeper-export"
@@ -335,8 +335,8 @@ def _in_transaction(connection: Connection) -> bool:
 
 
 def _readable_rules(text: str, game_id: int) -> RuleSet:
-    """A game's rules from the text of its copy; a ValueError or DamagedRules when damaged."""
-    return rules_of(json.loads(text), game_id)
+    """A game's rules from the text of its copy; DamagedRules when it does not read."""
+    return rules_of(read_json(text), game_id)
 
 
 def _result_json(result: ResultView) -> dict[str, Any]:
@@ -407,8 +407,8 @@ def _game_json(
                 "batch": c.batch,
                 "team": c.team_position,
                 "field": c.field,
-                "old": json.loads(c.old_value),
-                "new": json.loads(c.new_value),
+                "old": read_logged(c.old_value),
+                "new": read_logged(c.new_value),
                 "created_at": _stamp(c.created_at),
                 "undone_at": _stamp(c.undone_at),
             }
@@ -560,7 +560,8 @@ class Export:
         try:
             ruleset = json.loads(house.ruleset)
             RuleSet.from_dict(ruleset)
-        except ValueError:  # not JSON, or not rules this app can read (a RuleSetError)
+        # Not JSON, nested deeper than Python reads, or not rules this app can read.
+        except (ValueError, RecursionError):
             self._damaged_house.append(
                 Problem(
                     None,
@@ -1417,7 +1418,11 @@ class _Reader:
             data = self.mapping(item, where)
             if data is None:
                 continue
-            deal = self.whole(data.get("deal"), f"{where}.deal", 1, max(len(deals), 1))
+            if not deals:
+                # Nothing was played, so nothing was corrected (undo would find no deal).
+                self.fail(f"{where}.deal", N_("%(where)s corrects a deal of a game with none."))
+                continue
+            deal = self.whole(data.get("deal"), f"{where}.deal", 1, len(deals))
             batch = self.whole(data.get("batch"), f"{where}.batch", 1, 2**31 - 1)
             # Undo puts the old value back into this team's tally: one of the game's teams.
             team = self.whole(data.get("team"), f"{where}.team", 0, teams - 1)

@@ -768,7 +768,7 @@ def _restored(game: Game, deal: Deal, rows: Sequence[Correction]) -> list[TeamTa
         data = result.tally().to_json()
         for c in rows:
             if c.team_position == result.position and c.field in TRACKED_FIELDS:
-                data[c.field] = _logged(c.old_value)
+                data[c.field] = read_logged(c.old_value)
         try:
             tallies.append(read_team(data, result.position))
         except TallyError as error:
@@ -778,13 +778,34 @@ def _restored(game: Game, deal: Deal, rows: Sequence[Correction]) -> list[TeamTa
     return tallies
 
 
-def _logged(text: str) -> Any:
-    """A value of the correction log; text that is not JSON as it is, for the tally reader
-    to refuse in its own words."""
+def read_logged(text: str) -> Any:
+    """A value of the correction log (JSON text, as :func:`correct_deal` writes it).
+
+    Text that does not read as JSON (changed by hand, or nested deeper than Python reads) is
+    returned as it is: the log only tells what was changed, so every page, sheet, API answer
+    and export shows such a value as the text it is, and the tally reader refuses it in its
+    own words where it would be put back into a deal (undo).
+    """
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
+
+
+LOGGED_SHOWN = 40
+
+
+def logged_text(value: Any) -> str:
+    """A logged value that is no number, yes/no or cards, as a page or a sheet shows it.
+
+    Only a log changed by hand holds one, and it may be long: it is cut to
+    :data:`LOGGED_SHOWN` characters, so it neither fills a page nor stalls a sheet's layout
+    (one unbreakable word of thousands of letters). The API and the export give it whole.
+    """
+    text = str(value)
+    if len(text) <= LOGGED_SHOWN:
+        return text
+    return text[: LOGGED_SHOWN - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def _not_undone(game_id: int, number: int, reasons: Sequence[Problem]) -> Conflict:

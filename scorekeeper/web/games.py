@@ -7,7 +7,6 @@ a refused write re-renders the form with everything typed and changes nothing.
 from __future__ import annotations
 
 import contextlib
-import json
 from datetime import date
 from math import ceil
 from typing import Any
@@ -435,10 +434,7 @@ def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
 
 def _shown_value(rules: RuleSet, where: str, text: str) -> str:
     """A logged value as the table would say it."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
+    value = service.read_logged(text)
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -463,7 +459,7 @@ def _shown_value(rules: RuleSet, where: str, text: str) -> str:
         return ", ".join(parts) or _("none")
     if where in forms.CARD_ENTRIES and isinstance(value, int):
         return ngettext("%(num)d point", "%(num)d points", value)
-    return str(value)
+    return service.logged_text(value)
 
 
 @bp.get("/games/<int:game_id>/corrections")

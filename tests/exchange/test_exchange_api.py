@@ -207,6 +207,7 @@ def test_an_imported_correction_log_undo_can_put_back_is_taken(app: Flask, api: 
         ({"field": "went_out", "new": "yes"}, "new", "went_out must be true or false."),
         ({"team": 7}, "team", "must be a whole number from 0 to 1."),
         ({"team": None}, "team", "must be a whole number from 0 to 1."),
+        ({"deal": 2}, "deal", "must be a whole number from 1 to 1."),
     ],
     ids=[
         "text",
@@ -217,6 +218,7 @@ def test_an_imported_correction_log_undo_can_put_back_is_taken(app: Flask, api: 
         "went-out-yes",
         "no-such-team",
         "no-team",
+        "deal-not-played",
     ],
 )
 def test_an_imported_correction_undo_could_not_put_back_is_refused_whole(
@@ -234,4 +236,24 @@ def test_an_imported_correction_undo_could_not_put_back_is_refused_whole(
     assert path in errors, errors
     assert errors[path].startswith(path)  # says which game and which correction
     assert words in errors[path]
+    assert table_counts(app) == before
+
+
+def test_a_correction_of_a_game_with_no_deals_is_refused(app: Flask, api: Api) -> None:
+    document = _exported_with_one_correction(api)
+    game = document["games"][0]
+    game["deals"], game["totals"] = [], [0, 0]
+    before = table_counts(app)
+
+    refused = api.post("/api/import", document)
+
+    # Undoing it answered "Deal 1 has not been played yet": it is not taken in the first place.
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"] == [
+        {
+            "team": None,
+            "field": "games[0].corrections[0].deal",
+            "message": "games[0].corrections[0].deal corrects a deal of a game with none.",
+        }
+    ]
     assert table_counts(app) == before

@@ -22,6 +22,7 @@ from test_damaged_rules import (  # the same game, with its rules intact
     GAME_ROUTES,
     OUT,
     STAY_A,
+    TOO_DEEP,
     Table,
     _fill,
     ask,
@@ -66,12 +67,13 @@ DAMAGE: dict[str, tuple[str, Any, str]] = {
     ),
 }
 NOT_JSON = '{"aces": 4, "twos'  # cut short: only SQLite keeps it
+NOT_READ = {"not JSON": NOT_JSON, "nested too deep": TOO_DEEP}
 TEAM = "Cid & Dee"  # the damaged row is the second team's of deal 2
 
 
 def damage_deal(table: Table, how: str, game: int | None = None, deal: int = 2) -> None:
     """Write a damaged value over the second team's row of a deal, straight into the table."""
-    column, value = ("melded_counts", NOT_JSON) if how == "not JSON" else DAMAGE[how][:2]
+    column, value = ("melded_counts", NOT_READ[how]) if how in NOT_READ else DAMAGE[how][:2]
     with table.app.app_context():
         updated = db.session.execute(
             text(
@@ -79,7 +81,7 @@ def damage_deal(table: Table, how: str, game: int | None = None, deal: int = 2) 
                 "(SELECT id FROM deal WHERE game_id = :game AND number = :deal)"
             ),
             {
-                "value": value if how == "not JSON" else json.dumps(value),
+                "value": value if how in NOT_READ else json.dumps(value),
                 "game": game or table.game,
                 "deal": deal,
             },
@@ -150,6 +152,7 @@ def test_every_kind_of_damage_is_named(table: Table, how: str, method: str, url:
 
 
 @pytest.mark.sqlite_only("PostgreSQL refuses text that is not JSON in a JSON column")
+@pytest.mark.parametrize("how", NOT_READ)
 @pytest.mark.parametrize(
     ("method", "url"),
     [
@@ -163,9 +166,9 @@ def test_every_kind_of_damage_is_named(table: Table, how: str, method: str, url:
     ],
 )
 def test_a_tally_kept_as_text_that_is_not_json_is_refused_in_words(
-    table: Table, method: str, url: str
+    table: Table, how: str, method: str, url: str
 ) -> None:
-    damage_deal(table, "not JSON")
+    damage_deal(table, how)
     check_refused(table, "melded must map each card class to a count.", method, url, None)
 
 

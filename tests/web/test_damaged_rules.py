@@ -42,9 +42,13 @@ REASONS = {
     "not an object": "A ruleset must be an object.",
     "null": "A ruleset must be an object.",
     "not JSON": "A ruleset must be an object.",
+    "nested too deep": "A ruleset must be an object.",
 }
 
 NOT_JSON = '{"id": "standard", "name": "Standard'  # cut short
+# JSON, but nested deeper than Python's reader goes (it ended in a RecursionError).
+TOO_DEEP = "[" * 100_000 + "]" * 100_000
+NOT_READ = {"not JSON": NOT_JSON, "nested too deep": TOO_DEEP}
 
 
 DEAL_FORM = {
@@ -123,8 +127,8 @@ def damage(table: Table, what: str, how: str) -> None:
                 text(f"SELECT CAST(ruleset AS TEXT) FROM {name} WHERE id = :id"), {"id": row}
             ).scalar_one()
         )
-        # Text that is not JSON at all: only SQLite keeps it (see the test at the end).
-        damaged = NOT_JSON if how == "not JSON" else json.dumps(DAMAGE[how](good))
+        # Text that does not read as JSON: only SQLite keeps it (see the test at the end).
+        damaged = NOT_READ[how] if how in NOT_READ else json.dumps(DAMAGE[how](good))
         db.session.execute(
             text(f"UPDATE {name} SET ruleset = :ruleset WHERE id = :id"),
             {"ruleset": damaged, "id": row},
@@ -327,6 +331,7 @@ def test_damaged_house_rules_can_still_be_deleted_and_no_game_loses_anything(
 
 
 @pytest.mark.sqlite_only("PostgreSQL refuses text that is not JSON in a JSON column")
+@pytest.mark.parametrize("how", NOT_READ)
 @pytest.mark.parametrize(
     ("what", "method", "url"),
     [
@@ -342,11 +347,11 @@ def test_damaged_house_rules_can_still_be_deleted_and_no_game_loses_anything(
     ],
 )
 def test_rules_kept_as_text_that_is_not_json_are_refused_in_words(
-    table: Table, what: str, method: str, url: str
+    table: Table, how: str, what: str, method: str, url: str
 ) -> None:
     """Loading the row no longer fails: the rules in it are refused where they are needed."""
-    damage(table, what, "not JSON")
-    check_refused(table, what, "not JSON", method, url, None)
+    damage(table, what, how)
+    check_refused(table, what, how, method, url, None)
     # The pages that need no rules still answer (a season's page offers every house rules).
     client = table.app.test_client()
     pages = ["/", "/standings", "/api/standings"]
