@@ -1070,12 +1070,24 @@ def read_games(
     connection = db.session.connection()
     listed = _listed(player_id)
     total = connection.scalar(select(func.count(Game.id)).where(*listed)) or 0
-    rows = connection.execute(
-        _GAMES_ROWS.where(*listed)
-        .order_by(Game.played_on.desc(), Game.id.desc())
-        .limit(per_page)
-        .offset((page - 1) * per_page)
-    ).all()
+    newest_first = (Game.played_on.desc(), Game.id.desc())
+    skipped = (page - 1) * per_page
+    games = _GAMES_ROWS.where(*listed)
+    if skipped:
+        # Past the first page, the page's games are picked first, on their own: both SQLite
+        # and PostgreSQL worked out each game's deal figures (subqueries per game) for every
+        # game the offset skips too (page 400 of all games: 11.9 ms to 2.6 ms). The first
+        # page skips none, and is faster read straight (1.2 ms against 1.6 ms).
+        on_page = (
+            select(Game.id)
+            .where(*listed)
+            .order_by(*newest_first)
+            .limit(per_page)
+            .offset(skipped)
+            .subquery("page")
+        )
+        games = _GAMES_ROWS.where(Game.id.in_(select(on_page.c.id)))
+    rows = connection.execute(games.order_by(*newest_first).limit(per_page)).all()
     ids = [row.id for row in rows]
     teams: dict[int, list[Any]] = {game_id: [] for game_id in ids}
     corrections: dict[int, list[Any]] = {game_id: [] for game_id in ids}

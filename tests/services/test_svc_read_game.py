@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from flask import Flask
 from sql_support import watch_sql
@@ -18,7 +19,7 @@ from svc_support import (
 )
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Player
 from scorekeeper.rules import Cards
 from scorekeeper.services import games, players
 from scorekeeper.services.errors import NotFound
@@ -243,3 +244,38 @@ def test_a_page_past_any_game_is_empty_however_far(ctx: Flask) -> None:
     play(standard_game(), 1)
     for page in (2, 10**6, 10**20):
         assert games.read_games(page=page) == ([], 1)
+
+
+def test_every_page_holds_the_next_games_newest_first(ctx: Flask) -> None:
+    # Pages after the first pick their games before reading them (see read_games): every
+    # page, of all games or of one player's, must hold the next ones in the same order.
+    days = [date(2025, 3, d) for d in (4, 1, 4, 9, 2, 4, 9, 1, 7, 2, 4)]
+    for n, day in enumerate(days):
+        names = ("Ann", "Ben", "Cy", "Di") if n % 3 else ("Zed", "Ben", "Cy", "Di")
+        game = games.start_game("standard", pairs(*names), played_on=day)
+        play(game.id, n % 3)
+        if n == 5:
+            games.delete_game(game.id)
+    db.session.commit()
+    order = db.session.scalars(
+        db.select(Game.id)
+        .where(Game.deleted_at.is_(None))
+        .order_by(Game.played_on.desc(), Game.id.desc())
+    ).all()
+    zed = _player_id("Zed")
+    zeds = [g for g in order if any(p.id == zed for p in _seated(g))]
+    assert len(order) == 10 and len(zeds) == 4
+    for player_id, expected in ((None, order), (zed, zeds)):
+        paged: list[games.GameView] = []
+        for page in (1, 2, 3, 4):
+            views, total = games.read_games(page=page, per_page=3, player_id=player_id)
+            assert total == len(expected)
+            paged += views
+        assert [view.game.id for view in paged] == expected
+        assert paged == [games.read_game(game_id) for game_id in expected]
+    # As many queries for a later page as for the first.
+    assert _list_queries(page=1, per_page=3) == _list_queries(page=3, per_page=3)
+
+
+def _seated(game_id: int) -> list[Player]:
+    return [m.player for t in games.load_game(game_id).teams for m in t.members]
