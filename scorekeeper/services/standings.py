@@ -595,19 +595,20 @@ def standings(season_id: int | None = None, sort: str = DEFAULT_SORT) -> Standin
     season = get_season(season_id) if season_id is not None else None
     computed = _computed(season_id)
     names = player_names()
-
-    def named(lines: list[Line]) -> list[Line]:
-        return sort_lines(
-            (replace(line, names=tuple(names.get(p, "?") for p in line.players)) for line in lines),
-            sort,
-        )
-
     return Standings(
         season=season,
-        players=named(computed.players),
-        partnerships=named(computed.partnerships),
+        players=_named(computed.players, names, sort),
+        partnerships=_named(computed.partnerships, names, sort),
         ratings=computed.ratings,
         names=names,
+    )
+
+
+def _named(lines: list[Line], names: dict[int, str], sort: str = DEFAULT_SORT) -> list[Line]:
+    """Cached lines with their players' names as they are now, sorted by ``sort``."""
+    return sort_lines(
+        (replace(line, names=tuple(names.get(p, "?") for p in line.players)) for line in lines),
+        sort,
     )
 
 
@@ -739,10 +740,12 @@ def player_stats(player_id: int) -> PlayerStats:
     player = db.session.get(Player, player_id) if 0 < player_id <= LARGEST_ID else None
     if player is None:
         raise NotFound.say(N_("There is no player %(id)s."), field="player", id=player_id)
-    table = standings(None)
-    line = next((line for line in table.players if line.players == (player_id,)), None)
-    rank = table.players.index(line) + 1 if line else None
-    names = table.names
+    # All-time standings, the players' lines alone: the partnerships are not shown here.
+    computed = _computed(None)
+    names = player_names()
+    lines = _named(computed.players, names)
+    line = next((line for line in lines if line.players == (player_id,)), None)
+    rank = lines.index(line) + 1 if line else None
     figures = _cached_player_figures(player_id, line, names)
 
     def named(records: list[Record]) -> list[Record]:
@@ -758,7 +761,7 @@ def player_stats(player_id: int) -> PlayerStats:
         partners=partners,
         opponents=opponents,
         recent=figures.recent,
-        history=table.ratings.points(player_id),
+        history=computed.ratings.points(player_id),
         distribution=figures.distribution,
     )
 

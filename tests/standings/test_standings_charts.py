@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from datetime import date
 
 import pytest
 from flask import Flask
@@ -13,6 +14,7 @@ from standings_support import Season
 
 from scorekeeper import charts
 from scorekeeper.services import games
+from scorekeeper.services.ratings import RatingPoint
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -103,3 +105,25 @@ def test_a_chart_renders_in_a_pdf(app: Flask, season: Season) -> None:
     ).stdout.decode()
     assert "Deal 4" in text
     assert "Ann & Ben" in text
+
+
+def test_a_players_rating_chart_shows_what_it_is_drawn_from(app: Flask) -> None:
+    # The chart is kept between requests (charts._player_rating): keyed by all it shows,
+    # so a new game, a new name or another language draws it again.
+    points = [RatingPoint(n, date(2025, 1, n), 25.0 + n, 8.0 - n / 10) for n in range(1, 6)]
+    with app.test_request_context():
+        first = charts.player_rating_svg("rating-1", "Ann", points)
+        assert charts.player_rating_svg("rating-1", "Ann", list(points)) == first
+        title, desc = check_accessible(svgs(first)[0])
+        assert title == "Rating of Ann over time"
+        assert desc.startswith("Ann's rating after each of 5 games")
+        assert "1/5/25" in first  # the last game's day
+        one_more = [*points, RatingPoint(6, date(2025, 1, 6), 40.0, 2.0)]
+        later = charts.player_rating_svg("rating-1", "Ann", one_more)
+        assert check_accessible(svgs(later)[0])[1].startswith("Ann's rating after each of 6 g")
+        assert f"to {one_more[-1].display}." in later
+        renamed = charts.player_rating_svg("rating-1", "Annie", points)
+        assert check_accessible(svgs(renamed)[0])[0] == "Rating of Annie over time"
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        german = charts.player_rating_svg("rating-1", "Ann", points)
+    assert "05.01.25" in german and "1/5/25" not in german
