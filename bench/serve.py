@@ -17,6 +17,7 @@ def main() -> None:
     port, instance = int(sys.argv[1]), sys.argv[2]
     app = create_app(instance_path=instance)
     memory.one_arena()  # as scorekeeper.serve (make run) does
+    memory.settle()
     serve(app, host="127.0.0.1", port=port, threads=4, _quiet=True)
 
 

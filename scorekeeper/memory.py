@@ -14,12 +14,16 @@ next, and the same four exports leave the server at about 103 MB (the bench's se
 its top by itself); the export calls it when it ends.
 
 Where the C library is not glibc (musl, macOS), both do nothing and say so.
+
+:func:`settle` takes what the server's start made (modules, the app, SQLAlchemy's tables,
+the catalogues) out of the cyclic garbage collector's way, once, before the first request.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import gc
 from typing import Any
 
 # mallopt's parameter for the largest number of arenas (glibc's malloc.h).
@@ -57,3 +61,19 @@ def release() -> bool:
         return False
     malloc_trim(0)
     return True
+
+
+def settle() -> int:
+    """Collect what the start-up left, then freeze the rest: how many objects were frozen.
+
+    Every few hundred thousand allocations, Python's collector walks every object it tracks
+    (its oldest generation). A started server holds about 80,000 that live as long as it
+    does; with the standings of 10,000 games cached (their ratings history: another 110,000)
+    such a walk took 135 to 170 ms, and the request that set it off waited. ``gc.freeze``
+    moves the start's objects into a generation no collection walks (60 to 100 ms then,
+    measured side by side). Objects made later, garbage cycles among them, are collected as
+    before; freed frozen objects are freed by their reference counts as ever.
+    """
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()

@@ -61,6 +61,7 @@ def main() -> None:
     print("Or scan this code (also shown on the Connect page, /connect):", flush=True)
     segno.make(first).terminal(compact=True)
     memory.one_arena()  # before waitress starts its threads (see scorekeeper.memory)
+    memory.settle()  # the start's objects out of the collector's way
     serve(app, host="0.0.0.0", port=port)
 
 

@@ -143,3 +143,49 @@ def test_an_export_gives_its_memory_back_when_it_ends(
     response.close()
 
     assert released == [True]
+
+
+# A started app, settled; then a garbage cycle made afterwards, and a full collection.
+SETTLED = textwrap.dedent(
+    """
+    import gc, json
+    from scorekeeper import create_app, memory
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    gc.collect()
+    tracked = len(gc.get_objects())
+    frozen = memory.settle()
+
+    class Node:
+        pass
+
+    cycle = Node()
+    cycle.me = cycle
+    del cycle
+    print(json.dumps({
+        "tracked": tracked,
+        "frozen": frozen,
+        "left": len(gc.get_objects()),
+        "collected": gc.collect(),
+        "app_frozen": not gc.is_tracked(app) or app not in gc.get_objects(),
+    }))
+    """
+)
+
+
+def test_a_settled_server_walks_only_what_it_made_since() -> None:
+    figures = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", SETTLED],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=PROJECT_ROOT,
+        ).stdout
+    )
+    # The start's objects (tens of thousands) are out of the collector's way...
+    assert figures["frozen"] > 20_000
+    assert figures["left"] < figures["tracked"] // 10
+    assert figures["app_frozen"]
+    # ...and garbage made afterwards is still collected.
+    assert figures["collected"] >= 1
