@@ -246,13 +246,16 @@ def _random_change(rng: random.Random, season: Season) -> None:
         kind = "play"
     game_id = rng.choice(finished) if finished else 0
     if kind == "play":
-        four = rng.sample(NAMES, 4)
+        # Now and then partnerships of three: lines of teams that share two of their players.
+        size = 3 if rng.random() < 0.25 else 2
+        seated = rng.sample(NAMES, 2 * size)
         deals = rng.choice([G1_DEALS, G2_DEALS, G3_DEALS])
         ruleset = "no-wild-books" if deals is G2_DEALS else "standard"
         # Any day: often before games already rated, so the resume starts in the middle.
         day = date(2024, 12, 1) + timedelta(days=rng.randrange(90))
         in_season = season.season_id if day >= date(2025, 1, 1) and rng.random() < 0.7 else None
-        play(ruleset, [four[:2], four[2:]], deals, season_id=in_season, played_on=day)
+        teams = [seated[:size], seated[size:]]
+        play(ruleset, teams, deals, season_id=in_season, played_on=day)
     elif kind == "correct":
         number = rng.randrange(1, 5)
         deal = db.session.scalar(select(Deal).filter_by(game_id=game_id, number=number))
