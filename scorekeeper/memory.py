@@ -15,8 +15,8 @@ its top by itself); the export calls it when it ends.
 
 Where the C library is not glibc (musl, macOS), both do nothing and say so.
 
-:func:`settle` takes what the server's start made (modules, the app, SQLAlchemy's tables,
-the catalogues) out of the cyclic garbage collector's way, once, before the first request.
+:func:`settle` takes what the server's start made (modules, the app, SQLAlchemy's tables)
+out of the cyclic garbage collector's way, once, before the first request.
 """
 
 from __future__ import annotations

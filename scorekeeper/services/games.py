@@ -768,7 +768,7 @@ def _restored(game: Game, deal: Deal, rows: Sequence[Correction]) -> list[TeamTa
         data = result.tally().to_json()
         for c in rows:
             if c.team_position == result.position and c.field in TRACKED_FIELDS:
-                data[c.field] = read_logged(c.old_value)
+                data[c.field] = _logged(c.old_value)
         try:
             tallies.append(read_team(data, result.position))
         except TallyError as error:
@@ -781,11 +781,22 @@ def _restored(game: Game, deal: Deal, rows: Sequence[Correction]) -> list[TeamTa
 def read_logged(text: str) -> Any:
     """A value of the correction log (JSON text, as :func:`correct_deal` writes it).
 
-    Text that does not read as JSON (changed by hand, or nested deeper than Python reads) is
-    returned as it is: the log only tells what was changed, so every page, sheet, API answer
-    and export shows such a value as the text it is, and the tally reader refuses it in its
-    own words where it would be put back into a deal (undo).
+    Anything but what a correction writes (see :func:`_loggable`), changed by hand, is
+    returned as the text it is: text that is not JSON, ``NaN`` (not JSON either, though
+    Python reads it), a value nested deeper than Python reads or writes (the export and the
+    API write JSON a few frames per level), a number or a name longer than any entry's. The
+    log only tells what was changed, so every page, sheet, API answer and export shows such a
+    value as that text, and the tally reader refuses it in its own words where it would be put
+    back into a deal (undo).
     """
+    value = _logged(text)
+    return value if _loggable(value) else text
+
+
+def _logged(text: str) -> Any:
+    """A logged value as undo hands it to the tally reader: its JSON if it reads as JSON at
+    all, else the text, for the reader to refuse in its own words (10**30 is "between 0 and
+    20000", not "a whole number")."""
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
@@ -793,6 +804,23 @@ def read_logged(text: str) -> Any:
 
 
 LOGGED_SHOWN = 40
+_LOGGED_KEYS = 20
+
+
+def _loggable(value: Any, *, nested: bool = False) -> bool:
+    """The shape of a value :func:`correct_deal` writes: a number, yes or no, nothing, or
+    cards and books by kind (one level of up to 20 short names, each to one of those)."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int | float):
+        return abs(value) <= 10**9  # false for NaN and the infinities
+    if isinstance(value, str):
+        return len(value) <= LOGGED_SHOWN
+    if isinstance(value, dict) and not nested:
+        return len(value) <= _LOGGED_KEYS and all(
+            len(key) <= LOGGED_SHOWN and _loggable(item, nested=True) for key, item in value.items()
+        )
+    return False
 
 
 def logged_text(value: Any) -> str:

@@ -335,6 +335,8 @@ def _log_says(game_id: int, **values: object) -> None:
         ({"old_value": "two"}, "red_threes must be a whole number."),  # not JSON at all
         # JSON nested deeper than Python reads (it ended in a RecursionError).
         ({"old_value": "[" * 100_000 + "]" * 100_000}, "red_threes must be a whole number."),
+        ({"field": "melded", "old_value": "[" * 500 + "]" * 500}, "melded must be a whole"),
+        ({"old_value": "NaN"}, "red_threes must be a whole number."),
         # Values a team can report, but not in one deal: the deal's check refuses them.
         ({"field": "clean_books", "old_value": "59"}, "books need at least 423 natural cards"),
         ({"field": "name", "old_value": '"Zed"'}, "name is not a field a correction changes."),

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import test_damaged_rules
+from markupsafe import escape
 from sqlalchemy import text
 from test_damaged_rules import GAME_ROUTES, Table, ask, stored
 
@@ -25,7 +26,20 @@ table = test_damaged_rules.table  # the fixture: a finished game of four deals, 
 
 NOT_JSON = "two (was: 1)"
 TOO_DEEP = "[" * 100_000 + "]" * 100_000
-DAMAGE = {"not JSON": NOT_JSON, "nested too deep": TOO_DEEP}
+DAMAGE = {
+    "not JSON": NOT_JSON,
+    "nested too deep": TOO_DEEP,
+    # Read by Python, but written by the export and the API a few frames per level.
+    "nested 500 deep": "[" * 500 + "]" * 500,
+    "NaN": "NaN",  # Python reads it; it is not JSON, and the export must stay JSON
+    "a long name in cards": '{"aces": "' + "y" * 20_000 + '"}',  # stalled the sheet
+    "a long number": "9" * 4_000,
+}
+
+
+def shown(value: str) -> str:
+    """How a page or a sheet shows a logged value that does not read: cut to 40 characters."""
+    return value if len(value) <= 40 else value[:39] + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def damage_log(table: Table, value: str) -> None:
@@ -75,13 +89,13 @@ def test_a_value_that_does_not_read_is_shown_as_the_text_it_is(table: Table, how
     damage_log(table, DAMAGE[how])
     client = table.app.test_client()
     # Pages and sheets cut it (an unbroken word of 200,000 letters stalled the sheet's layout).
-    shown = DAMAGE[how] if how == "not JSON" else "[" * 39 + "\N{HORIZONTAL ELLIPSIS}"
+    cut = shown(DAMAGE[how])
 
     page = client.get(f"/games/{table.game}/corrections").get_data(as_text=True)
-    assert f'class="old-value">{shown}<' in page
-    assert "[" * 41 not in page
+    assert f'class="old-value">{escape(cut)}<' in page
+    assert DAMAGE[how][:41] not in page or len(DAMAGE[how]) <= 40
     pdf = client.get(f"/games/{table.game}/sheet.pdf").data
-    assert shown in _pdf_words(pdf)
+    assert cut in _pdf_words(pdf)
 
     # The API and the export give it whole, as the text it is: nothing is lost.
     logged = client.get(f"/api/games/{table.game}/corrections").get_json()["corrections"]
@@ -92,8 +106,9 @@ def test_a_value_that_does_not_read_is_shown_as_the_text_it_is(table: Table, how
     assert [c["old"] for c in exported] == [DAMAGE[how]] * len(logged)
 
 
-def test_an_export_with_a_damaged_log_names_it_when_imported(table: Table) -> None:
-    damage_log(table, NOT_JSON)
+@pytest.mark.parametrize("how", ["not JSON", "NaN"])
+def test_an_export_with_a_damaged_log_names_it_when_imported(table: Table, how: str) -> None:
+    damage_log(table, DAMAGE[how])
     client = table.app.test_client()
     document = json.loads(client.get("/api/export.json").get_data(as_text=True))
     before = stored(table.app)
