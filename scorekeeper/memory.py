@@ -73,9 +73,8 @@ def settle() -> int:
     moves the start's objects into a generation no collection walks (60 to 100 ms then,
     measured side by side), in microseconds. No collection runs first: the start leaves next
     to no garbage cycle to keep for good (a collection there found none, and took 60-70 ms
-    of the cold start).
-    Objects made later, garbage cycles among them, are collected as before; a frozen object
-    let go of is freed by its reference count as ever.
+    of the cold start). Objects made later, garbage cycles among them, are collected as
+    before; a frozen object let go of is freed by its reference count as ever.
     """
     gc.freeze()
     return gc.get_freeze_count()
