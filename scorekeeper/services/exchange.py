@@ -558,10 +558,10 @@ class Export:
         again (its import reads every house rules) is refused, naming the damaged ones."""
         ruleset: Any = None
         try:
-            ruleset = json.loads(house.ruleset)
+            # The engine's reader: text that does not read as JSON comes back unreadable.
+            ruleset = read_json(house.ruleset)
             RuleSet.from_dict(ruleset)
-        # Not JSON, nested deeper than Python reads, or not rules this app can read.
-        except (ValueError, RecursionError):
+        except ValueError:  # not rules this app can read (a RuleSetError)
             self._damaged_house.append(
                 Problem(
                     None,
