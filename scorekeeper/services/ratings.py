@@ -14,8 +14,11 @@ How a rating is made:
   and as the evidence piles up, so a regular beats a lucky newcomer with one win.
 
 Computing the ratings is one sequential pass; :func:`rate_games` resumes from the longest
-unchanged prefix of a previous pass, so a newly finished game (the usual change) costs one
-rating update instead of the whole history.
+prefix of a previous pass that rates alike, so a newly finished game (the usual change) costs
+one rating update instead of the whole history. A game rates alike when its day, its teams'
+players and their ranks are the same: a rating never sees a total, only the order it gives,
+so a correction that leaves the order as it was (the usual correction) rates nothing again,
+however old the game.
 """
 
 from __future__ import annotations
@@ -98,18 +101,31 @@ def _state_before(ratings: Ratings, index: int) -> dict[int, PlackettLuceRating]
     return state
 
 
+def _rated_alike(a: GameResult, b: GameResult) -> bool:
+    """Whether the two give every player the same rating, from the same ratings before: the
+    same game on the same day, the same players in each team, and the teams ranked alike."""
+    if a is b or a == b:
+        return True
+    return (
+        a.game_id == b.game_id
+        and a.played_on == b.played_on
+        and [players for players, _ in a.teams] == [players for players, _ in b.teams]
+        and ranks([total for _, total in a.teams]) == ranks([total for _, total in b.teams])
+    )
+
+
 def _common_prefix(old: Sequence[GameResult], new: Sequence[GameResult]) -> int:
     n = 0
     for a, b in zip(old, new, strict=False):
         # Games kept from the previous pass are its very objects: no need to compare them.
-        if a is not b and a != b:
+        if a is not b and not _rated_alike(a, b):
             break
         n += 1
     return n
 
 
 def rate_games(games: Sequence[GameResult], previous: Ratings | None = None) -> Ratings:
-    """Rate ``games`` in the order given, reusing ``previous`` up to where the games differ."""
+    """Rate ``games`` in the order given, reusing ``previous`` as far as the games rate alike."""
     start = _common_prefix(previous.games, games) if previous else 0
     if previous is not None and start:
         state = _state_before(previous, start)

@@ -2,9 +2,9 @@
 
 Every step of the standings stamp logs the game it changed (``StandingsChange``); a cache
 computed a few steps ago aggregates again only the lines of those games' players and
-partnerships, and reads again only the games from the first changed one on, in game order, for
-the ratings. These tests hold that to a computation from nothing after every kind of change,
-and check that the log says what changed.
+partnerships, and reads again only those games for the ratings, which it rates again only from
+the first whose ranks changed. These tests hold that to a computation from nothing after every
+kind of change, and check that the log says what changed.
 """
 
 from __future__ import annotations
@@ -20,11 +20,22 @@ from unittest import mock
 import pytest
 from flask import Flask
 from sqlalchemy import select, update
-from standings_support import G1_DEALS, G2_DEALS, G3_DEALS, OUT_NWB, OUT_STD, STAY_A, Season, play
+from standings_support import (
+    G1_DEALS,
+    G2_DEALS,
+    G3_DEALS,
+    OUT_NWB,
+    OUT_STD,
+    STAY_A,
+    STAY_B,
+    STAY_S,
+    Season,
+    play,
+)
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Game, Player, StandingsChange, StandingsStamp
-from scorekeeper.services import games, players, standings, summaries
+from scorekeeper.services import games, players, ratings, standings, summaries
 from scorekeeper.services.errors import ServiceError
 
 NAMES = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"]
@@ -57,15 +68,15 @@ def from_scratch(season_id: int | None) -> tuple[Any, ...]:
 
 
 class ReadSince:
-    """Which part of the games each computation of the ratings read: all, or from a game on."""
+    """Which games each computation of the ratings read (None: all), and how many it got."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[tuple[date, int] | None, int]] = []
+        self.calls: list[tuple[list[int] | None, int]] = []
         self._real = standings._rating_games
 
-    def __call__(self, season_id: int | None, since: tuple[date, int] | None = None) -> Any:
-        read = self._real(season_id, since)
-        self.calls.append((since, len(read)))
+    def __call__(self, season_id: int | None, only: list[int] | None = None) -> Any:
+        read = self._real(season_id, only)
+        self.calls.append((None if only is None else list(only), len(read)))
         return read
 
 
@@ -135,7 +146,7 @@ def test_a_game_finished_last_is_all_the_ratings_read(app: Flask, season: Season
         assert after == from_scratch(None)
 
 
-def test_a_correction_reads_from_its_game_on(app: Flask, season: Season) -> None:
+def test_a_correction_reads_only_its_game(app: Flask, season: Season) -> None:
     with app.app_context():
         figures(season.season_id)
         deal = db.session.scalar(select(Deal).filter_by(game_id=season.g2, number=1))
@@ -144,8 +155,31 @@ def test_a_correction_reads_from_its_game_on(app: Flask, season: Season) -> None
         spy = ReadSince()
         with mock.patch.object(standings, "_rating_games", spy):
             after = figures(season.season_id)
-        # G2 and G3 are read again; G1, before them, is not.
-        assert spy.calls == [((date(2025, 1, 10), season.g2), 2)]
+        # G2 is read again; G1 before it and G3 after it are not.
+        assert spy.calls == [([season.g2], 1)]
+        assert after == from_scratch(season.season_id)
+
+
+def test_a_correction_that_keeps_the_order_rates_no_game_again(app: Flask, season: Season) -> None:
+    with app.app_context():
+        figures(season.season_id)
+        deal = db.session.scalar(select(Deal).filter_by(game_id=season.g1, number=4))
+        assert deal is not None
+        # Cleo & Dan lose G1, the season's first game, by more: 8070 : 4990, not 8070 : 5720.
+        games.correct_deal(season.g1, 4, deal.version, [STAY_S, STAY_B])
+        with mock.patch.object(ratings, "MODEL", mock.Mock(wraps=ratings.MODEL)) as model:
+            after = figures(season.season_id)
+        assert model.rate.call_count == 0
+        g1 = next(game for game in after[0] if game.game_id == season.g1)
+        assert [total for _, total in g1.teams] == [8070, 4990]
+        assert after == from_scratch(season.season_id)
+        # Now Cleo & Dan win G1 (5420 : 5720): G1 and the two games after it are rated again.
+        deal = db.session.scalar(select(Deal).filter_by(game_id=season.g1, number=1))
+        assert deal is not None
+        games.correct_deal(season.g1, 1, deal.version, [STAY_A, OUT_STD])
+        with mock.patch.object(ratings, "MODEL", mock.Mock(wraps=ratings.MODEL)) as model:
+            after = figures(season.season_id)
+        assert model.rate.call_count == 3
         assert after == from_scratch(season.season_id)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from unittest import mock
 
 from flask import Flask
 from standings_support import G1_DEALS, Season, play
@@ -80,6 +81,27 @@ def test_resuming_from_a_previous_pass_gives_the_same_ratings() -> None:
     ]
     assert rate_games(changed, whole).history == rate_games(changed).history
     assert rate_games(changed).history != whole.history
+
+
+def test_a_total_that_keeps_the_ranks_is_not_rated_again() -> None:
+    games = [
+        GameResult(i, date(2025, 1, i), (((1, 2), 5000 + 100 * (i % 3)), ((3, 4), 5100)))
+        for i in range(1, 9)
+    ]
+    whole = rate_games(games)
+    # Game 2 still won by players 1 and 2 (5200 : 5100), now by more.
+    wider = [games[0], GameResult(2, date(2025, 1, 2), (((1, 2), 9000), ((3, 4), 10))), *games[2:]]
+    with mock.patch.object(ratings, "MODEL", mock.Mock(wraps=ratings.MODEL)) as model:
+        resumed = rate_games(wider, whole)
+    assert model.rate.call_count == 0
+    assert resumed.history == rate_games(wider).history == whole.history
+    assert resumed.games == wider
+    # The same players in other teams rate differently, whatever the totals: game 2 on again.
+    swapped = [games[0], GameResult(2, date(2025, 1, 2), (((1, 3), 5200), ((2, 4), 5100)))]
+    with mock.patch.object(ratings, "MODEL", mock.Mock(wraps=ratings.MODEL)) as model:
+        resumed = rate_games([*swapped, *games[2:]], whole)
+    assert model.rate.call_count == 7
+    assert resumed.history == rate_games([*swapped, *games[2:]]).history
 
 
 def test_a_newly_finished_game_updates_the_cached_ratings(app: Flask, season: Season) -> None:
