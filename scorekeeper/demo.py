@@ -167,11 +167,11 @@ class DealMaker:
                 tallies = self._attempt(number)
             except _Short:
                 continue
-            if not validate_deal(self.rules, number, tallies, self.decks):
+            if not validate_deal(self.rules, number, tallies, self.decks, self.team_sizes):
                 return tallies, False
         # Nobody went out and nothing was melded: possible under every ruleset.
         fallback = [TeamTally() for _ in self.team_sizes]
-        problems = validate_deal(self.rules, number, fallback, self.decks)
+        problems = validate_deal(self.rules, number, fallback, self.decks, self.team_sizes)
         if problems:
             raise RuntimeError(f"no valid deal {number} under {self.rules.id}: {problems}")
         return fallback, True
@@ -397,7 +397,8 @@ def _correct_a_typo(game: Game, rules: RuleSet, rng: random.Random) -> bool:
     step = rules.card_values.step
     points = (tally.left.points or 0) + step * rng.choice((-4, -2, -1, 1, 2, 4))
     tallies[index] = replace(tally, left=Cards(points=max(points, 0)))
-    if tallies[index] == tally or validate_deal(rules, deal.number, tallies, game.decks):
+    sizes = [len(team.members) for team in view.game.teams]
+    if tallies[index] == tally or validate_deal(rules, deal.number, tallies, game.decks, sizes):
         return False
     game_service.correct_deal(game.id, deal.number, deal.version, tallies)
     return True

@@ -108,18 +108,37 @@ def default_decks(rules: RuleSet, teams: int) -> int:
 
 
 class _Checker:
-    def __init__(self, rules: RuleSet, deal_number: int, teams: Sequence[TeamTally], decks: int):
+    def __init__(
+        self,
+        rules: RuleSet,
+        deal_number: int,
+        teams: Sequence[TeamTally],
+        decks: int,
+        sizes: Sequence[int] | None = None,
+    ):
         self.rules = rules
         self.deal_number = deal_number
         self.deal = rules.deal(deal_number)
         self.teams = teams
         self.decks = decks
+        self.sizes = sizes
         self.in_play = cards_in_play(decks)
         self.problems: list[Problem] = []
 
     def held(self, classes: Sequence[CardClass]) -> int:
         """How many cards of these classes the decks in play hold."""
         return sum(self.in_play[card] for card in classes)
+
+    def players(self, i: int) -> int:
+        """How many players team ``i`` has: as seated when told, else the most these rules seat
+        in one team. Rules played in partnerships seat players alone when the players cannot
+        pair up (three at a table), and then each plays hand and foot on their own."""
+        if self.sizes is not None:
+            return self.sizes[i]
+        rules = self.rules
+        return (
+            1 if rules.play_style is PlayStyle.INDIVIDUALS else max((*rules.partnership_sizes, 1))
+        )
 
     def fail(self, index: int | None, where: str, template: Template, **params: Any) -> None:
         if index is not None:
@@ -190,9 +209,7 @@ class _Checker:
                 "exact_draws",
                 N_("%(team)s reports exact draws, but these rules give no bonus for them."),
             )
-        most = (
-            1 if rules.play_style is PlayStyle.INDIVIDUALS else max((*rules.partnership_sizes, 1))
-        )
+        most = self.players(i)
         if team.exact_draws > most:
             self.fail(
                 i,
@@ -581,7 +598,7 @@ class _Checker:
             if getattr(missing, kind.value):
                 template = _GO_OUT_SHORT[kind] if need > 1 else _GO_OUT_NONE[kind]
                 self.fail(i, _KIND_FIELDS[kind], template, have=have[kind], need=need)
-        alone = rules.play_style is PlayStyle.INDIVIDUALS
+        alone = self.players(i) == 1
         left = team.left.value(rules.card_values)
         if alone and (left or team.left.cards):
             self.fail(
@@ -827,9 +844,19 @@ class _Checker:
 
 
 def validate_deal(
-    rules: RuleSet, deal_number: int, teams: Sequence[TeamTally], decks: int | None = None
+    rules: RuleSet,
+    deal_number: int,
+    teams: Sequence[TeamTally],
+    decks: int | None = None,
+    team_sizes: Sequence[int] | None = None,
 ) -> list[Problem]:
-    """Every problem in a deal's tally under ``rules``; an empty list when it is possible."""
+    """Every problem in a deal's tally under ``rules``; an empty list when it is possible.
+
+    ``team_sizes`` (players per team, in team order) is how the game is seated; without it,
+    each team is taken to have as many players as these rules seat in one team at most.
+    """
+    if team_sizes is not None and len(team_sizes) != len(teams):
+        raise ValueError(f"{len(team_sizes)} team sizes for {len(teams)} teams")
     if not 1 <= deal_number <= rules.deal_count:
         return [
             Problem(
@@ -843,7 +870,9 @@ def validate_deal(
                 {"deal": deal_number, "deals": rules.deal_count},
             )
         ]
-    checker = _Checker(rules, deal_number, teams, decks or default_decks(rules, len(teams)))
+    checker = _Checker(
+        rules, deal_number, teams, decks or default_decks(rules, len(teams)), team_sizes
+    )
     for i, team in enumerate(teams):
         checker.team(i, team)
     checker.whole_deal()

@@ -1370,7 +1370,8 @@ class _Reader:
                 )
             if len(tallies) != len(teams):
                 continue
-            problems = validate_deal(rules, i + 1, tallies, decks)
+            sizes = [len(team.players) for team in teams]
+            problems = validate_deal(rules, i + 1, tallies, decks, sizes)
             if problems:
                 self.add(f"{where}.teams", problems, teams=True)
                 continue

@@ -556,7 +556,8 @@ def _check(game: Game, rules: RuleSet, number: int, tallies: Sequence[TeamTally]
             field="teams",
             count=len(game.teams),
         )
-    problems = validate_deal(rules, number, _named(game, tallies), game.decks)
+    sizes = [len(team.members) for team in game.teams]
+    problems = validate_deal(rules, number, _named(game, tallies), game.decks, sizes)
     if problems:
         raise Invalid(problems)
 

@@ -305,7 +305,8 @@ def _read(view: service.GameView, form: forms.DealForm) -> tuple[list[Any] | Non
         return None, [*problems, *error.problems]
     if problems:
         # Say everything at once: the rules' verdict too, though nothing is saved yet.
-        problems += validate_deal(view.rules, form.number, tallies, view.game.decks)
+        sizes = [len(team.members) for team in view.game.teams]
+        problems += validate_deal(view.rules, form.number, tallies, view.game.decks, sizes)
         return None, problems
     return tallies, []
 

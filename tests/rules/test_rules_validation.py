@@ -25,10 +25,14 @@ def cards(**counts: int) -> Cards:
 
 
 def problems_of(
-    teams: list[TeamTally], rules_id: str = "standard", deal: int = 1, decks: int | None = None
+    teams: list[TeamTally],
+    rules_id: str = "standard",
+    deal: int = 1,
+    decks: int | None = None,
+    sizes: list[int] | None = None,
 ) -> list[tuple[int | None, str, str]]:
     """(team, field, message) of every problem, each checked to read as plain words."""
-    problems = validate_deal(PRESETS[rules_id], deal, teams, decks)
+    problems = validate_deal(PRESETS[rules_id], deal, teams, decks, sizes)
     for problem in problems:
         assert_plain_words(problem)
     return [(p.team, p.field, p.message) for p in problems]
@@ -645,6 +649,41 @@ def test_a_player_alone_who_went_out_has_no_cards_left(left: Cards) -> None:
             "reported left.",
         ),
     ]
+
+
+@pytest.mark.parametrize("rules_id", ["standard", "no-wild-books", "saskatchewan"])
+def test_a_player_alone_under_partnership_rules_who_went_out_has_nothing_left(
+    rules_id: str,
+) -> None:
+    # Three players cannot pair up: each plays alone, with nobody to hold cards or a foot.
+    go_out = PRESETS[rules_id].deal(1).go_out
+    team = TeamTally(
+        clean_books=go_out.clean,
+        dirty_books=go_out.dirty,
+        wild_books=go_out.wild,
+        melded=Cards(points=1000),
+        left=cards(aces=1, eights_to_kings=1, fours_to_sevens=1),
+        went_out=True,
+    )
+    teams = [team, TeamTally(), TeamTally()]
+    assert [(t, f) for t, f, _ in problems_of(teams, rules_id, sizes=[1, 1, 1])] == [(0, "left")]
+    # The same deal of three partnerships of two: the partners' hands and feet.
+    assert problems_of(teams, rules_id, sizes=[2, 2, 2]) == []
+
+
+def test_eleven_card_alone_cannot_hide_a_red_three_in_a_foot_after_going_out() -> None:
+    team = TeamTally(
+        clean_books=1, dirty_books=1, red_threes_caught=2, melded=Cards(points=200), went_out=True
+    )
+    teams = [team, TeamTally(), TeamTally()]
+    assert [(t, f) for t, f, _ in problems_of(teams, "eleven-card", sizes=[1, 1, 1])] == [
+        (0, "red_threes_caught"),
+    ]
+
+
+def test_team_sizes_must_match_the_teams() -> None:
+    with pytest.raises(ValueError):
+        validate_deal(PRESETS["standard"], 1, [TeamTally(), TeamTally()], None, [1, 1, 1])
 
 
 def test_a_partnership_that_went_out_may_have_cards_left_in_the_partners_hand() -> None:

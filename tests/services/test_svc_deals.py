@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 from sql_support import watch_sql
 from svc_support import (
+    alone,
     fresh_game,
     going_out,
     play,
@@ -239,4 +240,21 @@ def test_two_tablets_recording_the_same_deal_get_a_conflict(ctx: Flask) -> None:
     db.session.rollback()
     assert held.id == game_id
     assert snapshot() == before
+    assert len(fresh_game(game_id).deals) == 1
+
+
+def test_a_player_alone_under_partnership_rules_who_went_out_has_no_cards_left(
+    ctx: Flask,
+) -> None:
+    # Five players cannot pair up under the standard rules: each plays on their own, so the
+    # one who went out emptied hand and foot, with no partner to hold cards.
+    game_id = int(games.start_game("standard", alone("A", "B", "C", "D", "E")).id)
+    out = going_out(red_threes=0, left=Cards(points=35))
+    error = refused(Invalid, lambda: games.record_deal(game_id, [out, *[TeamTally()] * 4]))
+    assert [(p.team, p.field) for p in error.problems] == [(0, "left")]
+    assert error.problems[0].message == (
+        "A went out, so no cards can be left in hand or foot, but cards worth 35 are reported left."
+    )
+    # Nothing left: the same deal is saved.
+    games.record_deal(game_id, [replace(out, left=Cards()), *[TeamTally()] * 4])
     assert len(fresh_game(game_id).deals) == 1
