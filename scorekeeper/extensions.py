@@ -51,6 +51,29 @@ def read_json(text: str) -> Any:
         return UnreadableJSON(text)
 
 
+def unstorable_text(data: Any) -> str | None:
+    """What text in parsed JSON no database stores: ``"unicode"`` for a lone surrogate (a valid
+    JSON escape, but not Unicode), ``"nul"`` for a NUL character (PostgreSQL text cannot hold
+    one; SQLite would, and then the two would differ); None when every key and string is fine.
+    """
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return "unicode"
+            if "\x00" in item:
+                return "nul"
+    return None
+
+
 db = SQLAlchemy(model_class=Base, engine_options={"json_deserializer": read_json})
 babel = Babel()
 csrf = CSRFProtect()

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from flask import request
 
+from scorekeeper.extensions import unstorable_text
 from scorekeeper.rules import Problem, RuleSet
 from scorekeeper.rules.i18n import N_
 from scorekeeper.services import rulesets
@@ -32,23 +33,12 @@ def _reject_constant(name: str) -> NoReturn:
 
 
 def _check_text(data: Any) -> None:
-    """Refuse what no database stores: lone surrogates (valid JSON escapes, invalid Unicode)
-    and NUL characters (PostgreSQL text cannot hold them; SQLite would, then differ)."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise Malformed.say(N_("The body holds text that is not valid Unicode.")) from None
-            if "\x00" in item:
-                raise Malformed.say(N_("The body holds a NUL character, which text cannot hold."))
+    """Refuse what no database stores (see :func:`~scorekeeper.extensions.unstorable_text`)."""
+    bad = unstorable_text(data)
+    if bad == "unicode":
+        raise Malformed.say(N_("The body holds text that is not valid Unicode."))
+    if bad == "nul":
+        raise Malformed.say(N_("The body holds a NUL character, which text cannot hold."))
 
 
 def json_body(*, empty_is_object: bool = False, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:

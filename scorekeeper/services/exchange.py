@@ -59,7 +59,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import memory
-from scorekeeper.extensions import db, read_json
+from scorekeeper.extensions import db, read_json, unstorable_text
 from scorekeeper.jsontext import IndentedJson
 from scorekeeper.models import (
     LARGEST_ID,
@@ -1497,11 +1497,12 @@ def read_document(data: Any) -> _Document:
 
 
 def parse_json(text: str | bytes) -> Any:
-    """The file's JSON, or Invalid naming the line and column where it stops being JSON."""
+    """The file's JSON, or Invalid naming the line and column where it stops being JSON, or
+    saying it holds text no database stores (as the API refuses such a body)."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8-sig")
-        return json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise Invalid.say(N_("The file is not UTF-8 text."), field="file") from None
     except json.JSONDecodeError as error:
@@ -1514,6 +1515,14 @@ def parse_json(text: str | bytes) -> Any:
         ) from None
     except (ValueError, RecursionError):
         raise Invalid.say(N_("The file is not valid JSON."), field="file") from None
+    bad = unstorable_text(data)
+    if bad == "unicode":
+        raise Invalid.say(N_("The file holds text that is not valid Unicode."), field="file")
+    if bad == "nul":
+        raise Invalid.say(
+            N_("The file holds a NUL character, which text cannot hold."), field="file"
+        )
+    return data
 
 
 def _no_constant(name: str) -> Any:

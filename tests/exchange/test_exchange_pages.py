@@ -110,6 +110,38 @@ def test_a_broken_export_names_where_it_is_broken(
     assert table_counts(app) == before
 
 
+@pytest.mark.parametrize(
+    ("where", "text", "words"),
+    [
+        ("team", "T\ud800", "The file holds text that is not valid Unicode."),
+        ("rules", "R\ud800", "The file holds text that is not valid Unicode."),
+        ("team", "A\u0000", "The file holds a NUL character, which text cannot hold."),
+    ],
+)
+def test_text_no_database_stores_is_refused_as_the_api_refuses_it(
+    app: Flask, season: Season, tmp_path: Path, where: str, text: str, words: str
+) -> None:
+    # A lone surrogate is a valid JSON escape: it got into the database and made the game's
+    # pages answer 500 from then on (and a PostgreSQL server cannot store a NUL).
+    with app.app_context():
+        document = exchange.export_document()
+    if where == "team":
+        document["games"][0]["teams"][0]["name"] = text
+    else:
+        document["games"][0]["ruleset"]["name"] = text
+    other = fresh_app(tmp_path, "surrogates")
+    try:
+        before = table_counts(other)
+        response = upload(other.test_client(), json.dumps(document).encode())
+        assert response.status_code == 200
+        page = page_text(response)
+        assert "The file was not imported; nothing was changed." in page
+        assert words in page
+        assert table_counts(other) == before
+    finally:
+        close(other)
+
+
 def test_no_file_and_a_too_large_file_are_refused(app: Flask, client: FlaskClient) -> None:
     missing = client.post("/settings/import", data={}, follow_redirects=True)
     assert missing.status_code == 200 and "Choose the export file to import." in page_text(missing)
