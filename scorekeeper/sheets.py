@@ -434,6 +434,8 @@ def rules_card(rules: RuleSet) -> RulesCard:
         _("Books of %(size)s.", size=rules_text.book_size_phrase(rules)),
         _("Melds need %(rule)s.", rule=rules_text.wild_rule_phrase(rules)),
     ]
+    if rules.one_meld_per_rank:
+        melds.append(_("One meld of each rank."))
     if not rules.wild_books:
         melds.append(_("No wild books."))
     return RulesCard(

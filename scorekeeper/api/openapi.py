@@ -141,6 +141,10 @@ def _ruleset_properties() -> Schema:
         "source": TEXT,
         "play_style": {"enum": [style.value for style in PlayStyle]},
         "partnership_sizes": {"type": "array", "items": {"type": "integer", "minimum": 2}},
+        "alone_when_unpaired": {
+            "type": "boolean",
+            "description": "Partnerships: players who cannot pair up play alone (else: refused).",
+        },
         "min_players": nonneg,
         "max_players": nonneg,
         "extra_decks": nonneg,
@@ -154,6 +158,10 @@ def _ruleset_properties() -> Schema:
         "card_values": obj({card: nonneg for card in CARD_CLASSES}),
         "book_size": nonneg,
         "books_may_grow": {"type": "boolean"},
+        "one_meld_per_rank": {
+            "type": "boolean",
+            "description": "A team has at most one meld, and so one book, of each rank.",
+        },
         "wild_limit": {"enum": [limit.value for limit in WildLimit]},
         "min_naturals": nonneg,
         "clean_book_bonus": nonneg,

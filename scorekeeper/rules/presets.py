@@ -110,6 +110,7 @@ SIMPSON = RuleSet(
     hand_cards=11,
     foot_cards=11,
     books_may_grow=True,
+    one_meld_per_rank=True,
     wild_limit=WildLimit.MORE_NATURALS,
     clean_book_bonus=300,
     dirty_book_bonus=100,
@@ -176,6 +177,8 @@ BROUILLETTE_PARTNERS = replace(
     source="003 (da), Brian Brouillette, partner version",
     play_style=PlayStyle.PARTNERSHIPS,
     partnership_sizes=(2,),
+    # Played in pairs only: five players cannot play these rules.
+    alone_when_unpaired=False,
     min_players=4,
     max_players=6,
     permission_to_go_out=True,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from .cards import CardClass, CardValues
+from .cards import NATURAL_RANKS, CardClass, CardValues
 from .i18n import N_, NP_, Template
 from .problems import Problem
 
@@ -93,9 +93,11 @@ class RuleSet:
     description: str = ""
     source: str = ""
     # Who plays: partnerships fall back to everyone alone when the players
-    # cannot be split into teams of an allowed size.
+    # cannot be split into teams of an allowed size, unless alone_when_unpaired is off:
+    # then such a table cannot play these rules (Brouillette's partner version).
     play_style: PlayStyle = PlayStyle.PARTNERSHIPS
     partnership_sizes: tuple[int, ...] = (2, 3)
+    alone_when_unpaired: bool = True
     min_players: int = 2
     max_players: int = 7
     extra_decks: int = 1  # decks = players + extra_decks
@@ -106,6 +108,9 @@ class RuleSet:
     # Books
     book_size: int = 7
     books_may_grow: bool = False
+    # A team has at most one meld of each rank (Simpson): no second meld of a rank is
+    # started, so it has at most one book of each.
+    one_meld_per_rank: bool = False
     wild_limit: WildLimit = WildLimit.TWICE_AS_MANY_NATURALS
     min_naturals: int = 0  # with WildLimit.MIN_NATURALS
     clean_book_bonus: int = 500
@@ -159,7 +164,7 @@ class RuleSet:
                 for size in self.partnership_sizes
                 if players % size == 0 and players // size >= 2
             ]
-            if options:
+            if options or not self.alone_when_unpaired:
                 return options
         return [(players, 1)]
 
@@ -240,7 +245,9 @@ _INT_FIELDS = {
     "exact_draw_bonus",
 }
 _BOOL_FIELDS = {
+    "alone_when_unpaired",
     "books_may_grow",
+    "one_meld_per_rank",
     "wild_books",
     "black_three_books",
     "red_threes_laid",
@@ -509,6 +516,18 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
         )
     if rules.play_style is PlayStyle.PARTNERSHIPS and not rules.partnership_sizes:
         fail("partnership_sizes", N_("Partnership play needs at least one team size."))
+    elif rules.min_players <= rules.max_players and not any(
+        rules.seatings(players) for players in range(rules.min_players, rules.max_players + 1)
+    ):
+        fail(
+            "alone_when_unpaired",
+            N_(
+                "No table of %(low)d to %(high)d players pairs up in these team sizes, so these "
+                "rules must let players who cannot pair up play alone."
+            ),
+            low=rules.min_players,
+            high=rules.max_players,
+        )
     if not 1 <= rules.hand_cards <= 30 or not 1 <= rules.foot_cards <= 30:
         fail("hand_cards", N_("Hand and foot each hold between 1 and 30 cards."))
     if not 3 <= rules.book_size <= 13:
@@ -529,6 +548,15 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
                 N_(
                     "Deal %(deal)d asks for a wild book to go out, but these rules have no wild "
                     "books."
+                ),
+                deal=number,
+            )
+        if rules.one_meld_per_rank and deal.go_out.clean + deal.go_out.dirty > NATURAL_RANKS:
+            fail(
+                f"{where}.go_out.clean",
+                N_(
+                    "Deal %(deal)d asks for more books to go out than there are ranks, 4 to "
+                    "ace, but these rules allow one meld of each rank."
                 ),
                 deal=number,
             )

@@ -12,6 +12,7 @@ from typing import Any
 
 from .cards import (
     NATURAL_CLASSES,
+    NATURAL_RANKS,
     SUITS,
     WILD_CLASSES,
     CardClass,
@@ -149,8 +150,36 @@ class _Checker:
 
     # --- one team --------------------------------------------------------
 
+    def one_meld_of_each_rank(self, i: int, team: TeamTally) -> None:
+        """With one meld of each rank, a team has at most one book of each: 4 to ace, and
+        black threes where they make books."""
+        books = team.clean_books + team.dirty_books + sum(team.special_books.values())
+        if books > NATURAL_RANKS:
+            self.fail(
+                i,
+                "clean_books",
+                N_(
+                    "%(team)s reports %(count)d books, but these rules allow one meld of each "
+                    "rank, and there are only %(ranks)d ranks from 4 to ace."
+                ),
+                count=books,
+                ranks=NATURAL_RANKS,
+            )
+        if team.black_three_books > 1:
+            self.fail(
+                i,
+                "black_three_books",
+                N_(
+                    "%(team)s reports %(count)d black-three books, but these rules allow one "
+                    "meld of each rank: one of black threes at most."
+                ),
+                count=team.black_three_books,
+            )
+
     def team(self, i: int, team: TeamTally) -> None:
         self.bans(i, team)
+        if self.rules.one_meld_per_rank:
+            self.one_meld_of_each_rank(i, team)
         self.card_totals(i, team)
         self.books_against_melded(i, team)
         if team.melded.counted:

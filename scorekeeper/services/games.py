@@ -474,7 +474,20 @@ def _start_game(
         )
     sizes = {len(players) for _, players in clean_teams}
     seatings = rules.seatings(count)
-    if count and (len(sizes) != 1 or (len(clean_teams), sizes.pop()) not in seatings):
+    if count and rules.min_players <= count <= rules.max_players and not seatings:
+        fail(
+            "teams",
+            NP_(
+                "%(count)d player cannot be split into teams for these rules, and these rules "
+                "do not let anyone play alone.",
+                "%(count)d players cannot be split into teams for these rules, and these rules "
+                "do not let anyone play alone.",
+            ),
+            count=count,
+        )
+    elif (
+        count and seatings and (len(sizes) != 1 or (len(clean_teams), sizes.pop()) not in seatings)
+    ):
         fail(
             "teams",
             NP_(

@@ -167,6 +167,7 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
 
     book_size = _number(_l("Cards in a book"), "book_size")
     books_may_grow = BooleanField(_l("Books may grow past that size"))
+    one_meld_per_rank = BooleanField(_l("Only one meld of each rank (no second book of a rank)"))
     wild_limit = SelectField(
         _l("Wild cards in a meld"),
         choices=[
@@ -219,6 +220,7 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
         ],
         validate_choice=True,
     )
+    alone_when_unpaired = BooleanField(_l("Players who cannot pair up play alone"))
     min_players = _number(_l("Fewest players"), "players")
     max_players = _number(_l("Most players"), "players")
     extra_decks = _number(_l("Decks besides one per player"), "extra_decks")
@@ -270,6 +272,7 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
             "card_values": {card.value: rules.card_values.of(card) for card in CardClass},
             "book_size": rules.book_size,
             "books_may_grow": rules.books_may_grow,
+            "one_meld_per_rank": rules.one_meld_per_rank,
             "wild_limit": rules.wild_limit.value,
             "min_naturals": rules.min_naturals or None,
             "clean_book_bonus": rules.clean_book_bonus,
@@ -289,6 +292,7 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
             "exact_draw_bonus": rules.exact_draw_bonus,
             "play_style": rules.play_style.value,
             "partnership_sizes": list(rules.partnership_sizes),
+            "alone_when_unpaired": rules.alone_when_unpaired,
             "min_players": rules.min_players,
             "max_players": rules.max_players,
             "extra_decks": rules.extra_decks,
@@ -382,6 +386,7 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
             },
             "book_size": self.book_size.data,
             "books_may_grow": bool(self.books_may_grow.data),
+            "one_meld_per_rank": bool(self.one_meld_per_rank.data),
             "wild_limit": self.wild_limit.data,
             "min_naturals": self.min_naturals.data or 0,
             "clean_book_bonus": self.clean_book_bonus.data,
@@ -401,6 +406,7 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
             "exact_draw_bonus": self.exact_draw_bonus.data or 0,
             "play_style": self.play_style.data,
             "partnership_sizes": sorted(self.partnership_sizes.data or []),
+            "alone_when_unpaired": bool(self.alone_when_unpaired.data),
             "min_players": self.min_players.data,
             "max_players": self.max_players.data,
             "extra_decks": self.extra_decks.data,

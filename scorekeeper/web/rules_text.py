@@ -194,6 +194,22 @@ def book_size_phrase(rules: RuleSet) -> str:
     return ngettext("exactly %(num)d card", "exactly %(num)d cards", rules.book_size)
 
 
+def meld_per_rank_phrase(rules: RuleSet) -> str:
+    """Whether a team may start a second meld of a rank."""
+    if rules.one_meld_per_rank:
+        return _("One meld of each rank: it grows, and no second one is started.")
+    return _("A second meld of a rank may be started once the first is a book.")
+
+
+def play_alone_phrase(rules: RuleSet) -> str | None:
+    """What happens to players of partnership rules who cannot pair up."""
+    if rules.play_style is not PlayStyle.PARTNERSHIPS:
+        return None
+    if rules.alone_when_unpaired:
+        return _("When the players cannot pair up, everyone plays alone.")
+    return _("Played in partnerships only: nobody plays alone.")
+
+
 def wild_rule_phrase(rules: RuleSet) -> str:
     """The principle of the wild-card limit, e.g. "at least twice as many natural cards"."""
     if rules.wild_limit is WildLimit.TWICE_AS_MANY_NATURALS:
@@ -395,8 +411,9 @@ def decks_rule_phrase(rules: RuleSet) -> str:
     return _("the number of players + %(extra)d", extra=rules.extra_decks)
 
 
-def player_counts(rules: RuleSet) -> range:
-    return range(rules.min_players, rules.max_players + 1)
+def player_counts(rules: RuleSet) -> list[int]:
+    """The numbers of players these rules can seat (partnerships only: not five)."""
+    return [n for n in range(rules.min_players, rules.max_players + 1) if rules.seatings(n)]
 
 
 # --- while a deal is played -------------------------------------------------

@@ -191,6 +191,23 @@ def test_four_players_sit_as_two_partnerships_or_alone_by_the_rules() -> None:
     assert PRESETS["standard"].seatings(5) == [(5, 1)]
     assert PRESETS["simpson"].seatings(4) == [(4, 1)]
     assert PRESETS["brouillette-partners"].seatings(6) == [(3, 2)]
+    # The partner version is played in pairs only: five players cannot play it.
+    assert PRESETS["brouillette-partners"].seatings(5) == []
+
+
+@pytest.mark.parametrize(
+    ("preset", "one_meld"),
+    [
+        ("standard", False),
+        ("saskatchewan", False),
+        ("simpson", True),
+        ("brouillette", True),
+        ("brouillette-partners", True),
+    ],
+)
+def test_simpson_and_brouillette_allow_one_meld_of_each_rank(preset: str, one_meld: bool) -> None:
+    # 003 (Simpson): "Du kan ikke have mere end et sæt af det samme kort."
+    assert PRESETS[preset].one_meld_per_rank is one_meld
 
 
 @pytest.mark.parametrize(

@@ -192,7 +192,9 @@ INT_RULES = [
     "exact_draw_bonus",
 ]
 BOOL_RULES = [
+    "alone_when_unpaired",
     "books_may_grow",
+    "one_meld_per_rank",
     "black_three_books",
     "red_threes_laid",
     "partner_in_foot_to_go_out",
@@ -225,6 +227,11 @@ def valid_overrides(draw: st.DrawFn, base: RuleSet) -> dict[str, Any]:
             {"clean": st.integers(0, 20), "dirty": st.integers(0, 20), "wild": wild}
         )
         overrides["deals"] = draw(st.lists(st.fixed_dictionaries({"go_out": go_out}), max_size=12))
+        if overrides.get("one_meld_per_rank", base.one_meld_per_rank):
+            # One meld of each rank: no more books to go out than the 11 ranks, 4 to ace.
+            for deal in overrides["deals"]:
+                deal["go_out"]["clean"] = min(deal["go_out"]["clean"], 11)
+                deal["go_out"]["dirty"] = min(deal["go_out"]["dirty"], 11 - deal["go_out"]["clean"])
         if not overrides["deals"]:
             del overrides["deals"]
         elif "opening_minimums" in overrides:
@@ -362,6 +369,7 @@ def team_at_the_table(
     melds: list[tuple[int | None, Counter[CardClass]]] = []
     books: Counter[str] = Counter()
     unfinished: set[int | None] = set()  # one unfinished meld a rank; None: of wild cards
+    taken: set[int | str] = set()  # with one meld of each rank: the ranks melded so far
     kinds = ["clean", "dirty", "meld"]
     kinds += ["wild", "wild meld"] if rules.wild_books else []
     kinds += ["black three"] if rules.black_three_books else []
@@ -370,6 +378,11 @@ def team_at_the_table(
         size = rng.randint(7, 9) if grow else 7
         rank: int | None = rng.randrange(len(RANKS))
         cards: Counter[CardClass] = Counter()
+        key: int | str = (
+            "black three" if kind == "black three" else "wild" if "wild" in kind else rank
+        )
+        if rules.one_meld_per_rank and key in taken:
+            continue
         if kind == "clean":
             cards = stock.meld(rank, size, 0)
         elif kind == "dirty" and rules.max_wilds(size):
@@ -394,6 +407,7 @@ def team_at_the_table(
         if cards:
             melds.append((rank, cards))
             books[kind] += 1
+            taken.add(key)
     melded = sum((cards for _, cards in melds), Counter[CardClass]())
     values = rules.card_values
     worth = values.total({c: n for c, n in melded.items() if c is not CardClass.BLACK_THREES})
@@ -411,7 +425,7 @@ def team_at_the_table(
         and books["dirty"] >= need.dirty
         and books["wild"] >= need.wild
     )
-    alone = rules.play_style is PlayStyle.INDIVIDUALS
+    alone = team_size == 1
     left = Counter[CardClass]() if went_out and alone else stock.hand()
     laid = rng.randint(0, min(3, stock.red_threes)) if rules.red_threes_laid else 0
     stock.red_threes -= laid

@@ -312,3 +312,36 @@ def test_a_game_without_deals_makes_no_sense() -> None:
 def test_the_rules_of_a_deal_outside_the_game_are_asked_for_in_vain() -> None:
     with pytest.raises(ValueError, match="deal 5 is outside a game of 4 deals"):
         STANDARD.deal(5)
+
+
+def test_partnerships_only_need_a_table_that_pairs_up() -> None:
+    overrides = {"partnership_sizes": [3], "min_players": 4, "max_players": 5}
+    assert problems_of(STANDARD, {**overrides, "alone_when_unpaired": False}) == [
+        (
+            "alone_when_unpaired",
+            "No table of 4 to 5 players pairs up in these team sizes, so these rules must let "
+            "players who cannot pair up play alone.",
+        )
+    ]
+    # Six players make two teams of three: a table that pairs up.
+    assert STANDARD.derive({**overrides, "max_players": 6, "alone_when_unpaired": False})
+
+
+def test_one_meld_of_each_rank_cannot_need_more_books_than_ranks() -> None:
+    go_out = {"go_out": {"clean": 6, "dirty": 6, "wild": 0}}
+    assert problems_of(PRESETS["simpson"], {"deals": [go_out]}) == [
+        (
+            "deals[0].go_out.clean",
+            "Deal 1 asks for more books to go out than there are ranks, 4 to ace, but these "
+            "rules allow one meld of each rank.",
+        )
+    ]
+    assert PRESETS["simpson"].derive({"deals": [go_out], "one_meld_per_rank": False})
+
+
+def test_rules_stored_before_these_two_rules_existed_read_as_before() -> None:
+    # A game's rules are stored with it: an older copy has neither key.
+    data = PRESETS["simpson"].to_dict()
+    del data["one_meld_per_rank"], data["alone_when_unpaired"]
+    old = RuleSet.from_dict(data)
+    assert (old.one_meld_per_rank, old.alone_when_unpaired) == (False, True)

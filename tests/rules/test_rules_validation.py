@@ -686,6 +686,37 @@ def test_team_sizes_must_match_the_teams() -> None:
         validate_deal(PRESETS["standard"], 1, [TeamTally(), TeamTally()], None, [1, 1, 1])
 
 
+@pytest.mark.parametrize("rules_id", ["simpson", "brouillette", "brouillette-low"])
+def test_one_meld_of_each_rank_makes_at_most_eleven_books(rules_id: str) -> None:
+    eleven = TeamTally(clean_books=6, dirty_books=5, melded=Cards(points=1000))
+    assert problems_of([eleven, TeamTally()], rules_id) == []
+    twelve = TeamTally(clean_books=7, dirty_books=5, melded=Cards(points=1000))
+    assert problems_of([twelve, TeamTally()], rules_id) == [
+        (
+            0,
+            "clean_books",
+            "Team A reports 12 books, but these rules allow one meld of each rank, and there "
+            "are only 11 ranks from 4 to ace.",
+        ),
+    ]
+    # Twelve books of seven cards each fit in the decks of the standard rules.
+    assert problems_of([twelve, TeamTally()], "standard") == []
+
+
+def test_one_meld_of_each_rank_makes_at_most_one_black_three_book() -> None:
+    # Seven decks hold 14 black threes: enough for two books, but one meld of them at most.
+    team = TeamTally(black_three_books=2, melded=Cards(points=100))
+    teams = [team, *[TeamTally() for _ in range(5)]]
+    assert problems_of(teams, "brouillette", decks=7) == [
+        (
+            0,
+            "black_three_books",
+            "Team A reports 2 black-three books, but these rules allow one meld of each rank: "
+            "one of black threes at most.",
+        ),
+    ]
+
+
 def test_a_partnership_that_went_out_may_have_cards_left_in_the_partners_hand() -> None:
     team = TeamTally(
         clean_books=2,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from sqlalchemy import func, select
 from svc_support import alone, pairs, refused, snapshot
 
 from scorekeeper.extensions import db
+from scorekeeper.messages import say
 from scorekeeper.models import Game, Player
 from scorekeeper.rules import PRESETS
 from scorekeeper.services import games, players, rulesets
@@ -58,6 +60,19 @@ def test_five_players_of_partnership_rules_play_alone(ctx: Flask) -> None:
     game = games.start_game("standard", alone("A", "B", "C", "D", "E"))
 
     assert [len(team.members) for team in games.load_game(game.id).teams] == [1] * 5
+
+
+def test_five_players_cannot_play_the_partner_version_of_brouillette(ctx: Flask) -> None:
+    # 003: "spillere arbejder parvis": played in pairs, nobody alone.
+    for teams in (alone("A", "B", "C", "D", "E"), [*pairs("A", "B", "C", "D"), *alone("E")]):
+        error = refused(Invalid, partial(games.start_game, "brouillette-partners", teams))
+        assert [(p.field, say(p)) for p in error.problems] == [
+            (
+                "teams",
+                "5 players cannot be split into teams for these rules, and these rules do not "
+                "let anyone play alone.",
+            )
+        ]
 
 
 def test_individual_rules_seat_four_players_alone(ctx: Flask) -> None:

@@ -300,7 +300,7 @@ def test_partnership_rules_print_up_to_four_team_columns(client: FlaskClient) ->
         ),
         (
             "ruleset=brouillette-partners&teams=6",
-            "A sheet for these rules has 2, 3, 4 or 5 columns",
+            "A sheet for these rules has 2, 3 or 4 columns",
         ),
         (
             "ruleset=simpson&teams=8",

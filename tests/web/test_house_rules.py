@@ -224,6 +224,7 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
             "card_values-twos": "25",
             "book_size": "8",
             "books_may_grow": "y",
+            "one_meld_per_rank": "y",
             "wild_limit": "min_naturals",
             "min_naturals": "5",
             "special_books-0-name": "Book of sevens",
@@ -240,6 +241,7 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
             "exact_draw_bonus": "100",
             "play_style": "individuals",
             "partnership_sizes": None,
+            "alone_when_unpaired": None,
             "min_players": "3",
             "max_players": "5",
             "extra_decks": "2",
@@ -257,6 +259,9 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
     assert rules["deals"][1]["go_out"] == {"clean": 3, "dirty": 2, "wild": 1}
     assert rules["card_values"]["twos"] == 25
     assert (rules["book_size"], rules["books_may_grow"]) == (8, True)
+    assert rules["one_meld_per_rank"] is True
+    # Unticked: nobody who cannot pair up plays alone (everyone plays alone anyway here).
+    assert rules["alone_when_unpaired"] is False
     assert (rules["wild_limit"], rules["min_naturals"]) == ("min_naturals", 5)
     assert rules["special_books"] == [
         {

@@ -90,6 +90,8 @@ PRESET_FACTS = {
         "4 players: 2 teams of 2 · 5 decks",
         "6 players: 3 teams of 2 or 2 teams of 3 · 7 decks",
         "5 players: everyone plays alone",
+        "When the players cannot pair up, everyone plays alone.",
+        "A second meld of a rank may be started once the first is a book.",
         "13 cards in the hand, 13 in the foot",
         "the top 7 cards",
         "Jokers 50 2s 20 Aces 20 8, 9, 10, J, Q, K 10 4, 5, 6, 7 5 Black 3s 5",
@@ -122,6 +124,7 @@ PRESET_FACTS = {
         "Clean book no wild card 300",
         "Dirty book one or more wild cards 100",
         "The last card must be discarded",
+        "One meld of each rank: it grows, and no second one is started.",
     ],
     "brouillette": [
         "Black-three book each black 3 in it still counts " + MINUS + "5 300",
@@ -134,12 +137,18 @@ PRESET_FACTS = {
         "Clean book no wild card 300",
     ],
     "brouillette-partners": [
-        "Partnerships: teams of 2, 4 to 6 players",
+        "Partnerships: teams of 2, 4 to 6 players. Played in partnerships only: nobody plays "
+        "alone.",
         "4 players: 2 teams of 2",
-        "5 players: everyone plays alone",
         "6 players: 3 teams of 2",
+        "One meld of each rank: it grows, and no second one is started.",
     ],
 }
+
+
+def test_the_partner_version_of_brouillette_has_no_table_of_five(client: FlaskClient) -> None:
+    words = text_of(client.get("/rules/brouillette-partners").get_data(as_text=True))
+    assert "5 players" not in words
 
 
 @pytest.mark.parametrize(("preset_id", "facts"), PRESET_FACTS.items())
