@@ -81,9 +81,19 @@ def _staying(melded: int = 260) -> TeamTally:
 
 
 def _seed(app: Flask) -> dict[str, int]:
-    """A season, a game with two deals and one correction, a backup: every page has data."""
+    """A season, a game with two deals and one correction, a finished game (so the standings
+    have rows), a backup: every page has data."""
     with app.app_context():
         season = player_service.create_season("Winter", date(2026, 1, 1), date(2026, 3, 31))
+        # Short names make the narrowest links to tap in the standings and the players' list.
+        finished = games.start_game(
+            "standard",
+            [TeamSpec("", ["Bo", "Els"]), TeamSpec("", ["Jo", "Ty"])],
+            season_id=season.id,
+            played_on=date(2026, 2, 1),
+        )
+        for _ in range(finished.rules().deal_count):
+            games.record_deal(int(finished.id), [_going_out(), _staying()])
         game = games.start_game(
             "standard",
             [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])],

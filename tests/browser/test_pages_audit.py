@@ -51,10 +51,14 @@ PAGES = {
 # Pages that answer with an error on purpose (the game is still being played).
 STATUS = {"not-found": 404, "game-what-if-refused": 409}
 
-# Visible controls smaller than a fingertip, minus the exemptions WCAG makes: a link inside
-# running text, and a checkbox or radio whose label (the real target) is big enough.
+# Visible controls smaller than a fingertip (48 px high, the app's --touch; 44 px wide,
+# WCAG 2.5.5), minus the exemptions WCAG makes: a link inside running text (a sentence,
+# which would break apart if its links were padded out), and a checkbox or radio whose
+# label (the real target) is big enough.
 TOUCH_TARGETS_JS = """
 () => {
+  const inRunningText = (el, style) =>
+    el.tagName === "A" && style.display === "inline" && el.closest("p") !== null;
   const small = [];
   for (const el of document.querySelectorAll("a[href], button, input, select, textarea")) {
     if (el.type === "hidden") continue;
@@ -63,15 +67,16 @@ TOUCH_TARGETS_JS = """
     let box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;
     if (el.classList.contains("skip-link") || el.closest(".visually-hidden")) continue;
-    if (el.tagName === "A" && style.display === "inline" && el.closest("p")) continue;
+    if (inRunningText(el, style)) continue;
     if (el.type === "checkbox" || el.type === "radio") {
       const label = el.closest("label")
         || (el.id && document.querySelector(`label[for="${el.id}"]`));
       if (label) box = label.getBoundingClientRect();
     }
-    if (box.height < 47.5) {
+    if (box.height < 47.5 || box.width < 43.5) {
       const text = (el.innerText || el.value || el.name || el.id || "").trim().slice(0, 40);
-      small.push(`${el.tagName.toLowerCase()} "${text}" ${Math.round(box.height)}px high`);
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}px`;
+      small.push(`${el.tagName.toLowerCase()} "${text}" ${size} (at least 44x48)`);
     }
   }
   return small;
