@@ -583,7 +583,23 @@
     });
     if (preview) {
       preview.hidden = false;
+      keepFocusClearOf(preview);
       refresh();
+    }
+  }
+
+  /* The score bar sticks to the bottom of the screen, so the page scrolls whatever the
+     keyboard focuses far enough up to clear it (scroll-padding-bottom in games.css), however
+     tall the bar is: it wraps on a narrow screen and grows with the problems it lists. */
+  function keepFocusClearOf(bar) {
+    var root = document.documentElement;
+    function measure() {
+      var height = Math.ceil(bar.getBoundingClientRect().height);
+      root.style.setProperty("--deal-preview-height", height + "px");
+    }
+    measure();
+    if ("ResizeObserver" in window) {
+      new ResizeObserver(measure).observe(bar);
     }
   }
 
