@@ -1,5 +1,5 @@
-"""The deal form by keyboard, in a real Chromium: no field disappears under the sticky
-score bar."""
+"""The deal form by keyboard and by screen reader, in a real Chromium: no field disappears
+under the sticky score bar, and every -/+ button says which team it counts for."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from browser_support import VIEWPORTS, LiveServer
 from playwright.sync_api import Browser, Page, expect
-from test_table_browser import new_game
+from test_table_browser import follow, new_game
 
 pytestmark = pytest.mark.browser
 
@@ -88,3 +88,41 @@ def test_tabbing_never_hides_a_field_under_the_score_bar(
     expect(page.locator("[data-problems]")).not_to_be_empty()
     reached, hidden = _hidden_under_the_bar(page)
     assert hidden == [], "\n".join(hidden)
+
+
+def _step_names(page: Page, within: str) -> list[str]:
+    """The accessible names of the -/+ buttons in ``within``, each checked to be what the
+    browser itself names the button (not just an attribute)."""
+    buttons = page.locator(f"{within} button.step")
+    names = [str(buttons.nth(i).get_attribute("aria-label")) for i in range(buttons.count())]
+    for i, name in enumerate(names):
+        expect(buttons.nth(i)).to_have_accessible_name(name)
+    return names
+
+
+def test_each_step_button_names_its_team(live_server: LiveServer, page: Page) -> None:
+    """A screen reader reads out a button on its own: two teams' buttons must not sound alike."""
+    teams = ("Kit & O'Neil", "Lee & Max")
+    game_id = new_game(live_server, ("Kit", "O'Neil", "Lee", "Max"))
+    # The deal tracker on the game page, then the deal form.
+    page.goto(live_server(f"/games/{game_id}"))
+    for i, team in enumerate(teams):
+        names = _step_names(page, f'.tracker-team[data-team="{i}"]')
+        assert names and all(name.endswith(f", {team}") for name in names), names
+    follow(page.get_by_role("link", name="Enter deal 1"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    page.evaluate("document.querySelectorAll('#deal-form details').forEach(d => d.open = true)")
+
+    per_team = [_step_names(page, f"#team-{i}") for i in range(len(teams))]
+    for team, names in zip(teams, per_team, strict=True):
+        assert len(names) > 20
+        assert all(name.endswith(f", {team}") for name in names), names
+    expect(page.locator("#team-1 button.step-up").first).to_have_accessible_name(
+        "One more: Clean books, Lee & Max"
+    )
+    # A card counted by kind says whether it was melded or left, as well.
+    expect(
+        page.locator("#t0-melded-group").get_by_role("button", name="One more: Jokers")
+    ).to_have_accessible_name("One more: Jokers, Cards melded, Kit & O'Neil")
+    everyone = [name for names in per_team for name in names]
+    assert len(set(everyone)) == len(everyone), "two -/+ buttons have the same name"

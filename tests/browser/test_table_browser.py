@@ -154,8 +154,8 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     expect(status).to_contain_text("1 dirty book to go")
     expect(status).to_contain_text("2 players still have to pick up the foot")
     team.get_by_role("button", name="One more: Dirty books").tap()
-    team.get_by_label("Ann").check()
-    team.get_by_label("Ben").check()
+    team.get_by_label("Ann", exact=True).check()
+    team.get_by_label("Ben", exact=True).check()
     expect(status).to_have_text("Ready to go out (ask the partner first).")
 
     # The opening-meld checker: the seeds' example A A joker in deal 1.
