@@ -99,9 +99,41 @@
     );
   }
 
+  /* New game: "Deals first" names each seat by the name typed for it, as it is typed. Each
+     choice carries its texts, translated by the page: data-named ("{name}" stands for the
+     name) and data-unnamed (the seat's place, while it has no name). */
+  function nameTheSeats() {
+    var select = document.getElementById("first_dealer");
+    if (!select || !select.form) {
+      return;
+    }
+    var options = select.querySelectorAll("option[data-seat-of]");
+    function rename() {
+      for (var i = 0; i < options.length; i++) {
+        var option = options[i];
+        var input = document.getElementById(option.getAttribute("data-seat-of"));
+        var name = input ? input.value.trim() : "";
+        var text = name
+          ? option.getAttribute("data-named").replace("{name}", function () {
+              return name; // as typed: a "$&" in a name is no replacement pattern
+            })
+          : option.getAttribute("data-unnamed");
+        if (option.textContent !== text) {
+          option.textContent = text;
+        }
+      }
+    }
+    select.form.addEventListener("input", rename);
+    select.form.addEventListener("change", rename);
+    // The browser may fill the boxes back in after the page loads (back button, reload).
+    window.addEventListener("pageshow", rename);
+    rename();
+  }
+
   function start() {
     update();
     registerWorker();
+    nameTheSeats();
     if (document.body.hasAttribute("data-wake-lock")) {
       requestWakeLock();
       document.addEventListener("visibilitychange", function () {
