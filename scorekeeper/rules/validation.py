@@ -470,13 +470,13 @@ class _Checker:
                 i,
                 "melded",
                 NP_(
-                    "%(team)s's books need at least %(need)d wild cards, but only %(have)d wild "
-                    "card was melded.",
-                    "%(team)s's books need at least %(need)d wild cards, but only %(have)d wild "
-                    "cards were melded.",
+                    "%(team)s's books need at least %(need)s, but only %(have)d wild card was "
+                    "melded.",
+                    "%(team)s's books need at least %(need)s, but only %(have)d wild cards were "
+                    "melded.",
                     "have",
                 ),
-                need=need_wilds,
+                need=Phrase(_WILDS_LEFT, {"count": need_wilds}),
                 have=wilds,
             )
         if team.special_books or naturals < need_naturals or wilds < need_wilds:
@@ -505,6 +505,20 @@ class _Checker:
             besides = wilds - size * team.wild_books - team.dirty_books
             spare = min(besides, size - 1) if rules.wild_books and besides >= 3 else 0
             in_naturals = wilds - size * team.wild_books - spare
+            if in_naturals > 0 and not naturals and not rules.wild_books:
+                self.fail(
+                    i,
+                    "melded",
+                    NP_(
+                        "%(team)s melded %(wilds)d wild card and no natural card, but these rules "
+                        "have no melds of wild cards only.",
+                        "%(team)s melded %(wilds)d wild cards and no natural card, but these "
+                        "rules have no melds of wild cards only.",
+                        "wilds",
+                    ),
+                    wilds=in_naturals,
+                )
+                return
             if in_naturals > 0 and not self.wild_limit_kept(
                 naturals, in_naturals, team.dirty_books
             ):

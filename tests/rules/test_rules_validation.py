@@ -494,6 +494,30 @@ def test_wild_books_need_seven_wild_cards_each() -> None:
     ]
 
 
+def test_a_dirty_book_needs_one_wild_card_said_in_the_singular() -> None:
+    team = TeamTally(dirty_books=1, melded=cards(eights_to_kings=7))
+    assert problems_of([team, TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A's books need at least 1 wild card, but only 0 wild cards were melded.",
+        ),
+    ]
+
+
+def test_wild_cards_alone_make_no_meld_where_there_are_no_wild_books() -> None:
+    # 002: "Les combinaisons ne doivent pas être composées de tous les jokers."
+    team = TeamTally(melded=cards(jokers=3))
+    assert problems_of([team, TeamTally()], "eleven-card") == [
+        (
+            0,
+            "melded",
+            "Team A melded 3 wild cards and no natural card, but these rules have no melds of "
+            "wild cards only.",
+        ),
+    ]
+
+
 def test_a_meld_has_at_least_three_cards_besides_the_books() -> None:
     team = TeamTally(clean_books=1, melded=cards(eights_to_kings=9))
     assert problems_of([team, TeamTally()]) == [
