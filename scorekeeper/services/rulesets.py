@@ -76,12 +76,17 @@ def _check_name(name: str) -> str:
 
 
 def create_house_rules(name: str, base: str, overrides: Mapping[str, Any]) -> HouseRules:
-    """Save new house rules: the ``base`` rules with ``overrides`` applied."""
+    """Save new house rules: the ``base`` rules with ``overrides`` applied.
+
+    The base's description and source are not the new rules' own (a preset's would stay in
+    English in every language): they start empty unless ``overrides`` give them, as the
+    rules editor does.
+    """
     name = _check_name(name)
     parent = resolve(base)
     slug = _slug(name)
     try:
-        rules = parent.derive(dict(overrides), id=slug, name=name)
+        rules = parent.derive({"description": "", "source": "", **overrides}, id=slug, name=name)
     except RuleSetError as error:
         raise Invalid(error.problems) from error
     house = HouseRules(slug=slug, name=name, ruleset=rules.to_dict())

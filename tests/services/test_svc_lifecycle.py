@@ -118,6 +118,17 @@ def test_games_are_listed_newest_first_a_page_at_a_time(ctx: Flask) -> None:
     assert games.read_games(page=0, per_page=2)[0] == page
 
 
+def test_new_house_rules_start_with_no_description_or_source_of_their_own(ctx: Flask) -> None:
+    # The preset's English description would show in every language, as if it were theirs.
+    plain = rulesets.resolve(rulesets.create_house_rules("Plain", "simpson", {}).slug)
+    assert (plain.description, plain.source, plain.based_on) == ("", "", "simpson")
+    told = rulesets.create_house_rules("Told", "simpson", {"description": "Ours.", "source": "Mo"})
+    assert (rulesets.resolve(told.slug).description, rulesets.resolve(told.slug).source) == (
+        "Ours.",
+        "Mo",
+    )
+
+
 def test_editing_house_rules_never_changes_a_game_started_under_them(ctx: Flask) -> None:
     house = rulesets.create_house_rules("Our table", "standard", {"going_out_bonus": 200})
     game_id = int(games.start_game(house.slug, pairs("A", "B", "C", "D")).id)
