@@ -8,6 +8,7 @@ from flask import Flask, Response, current_app, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest, HTTPException, NotFound, RequestEntityTooLarge
 
 from scorekeeper.models import LARGEST_ID
@@ -101,7 +102,9 @@ def _http_error(error: HTTPException) -> ResponseReturnValue:
     if _wants_json():
         message = error.description if code < 500 else _("Something went wrong on our side.")
         return {"errors": [{"team": None, "field": "", "message": message}]}, code
-    return render_template("errors.html", code=code, error=error), code
+    # A form whose token no longer holds (too old, or not from this scorekeeper) says so.
+    expired = isinstance(error, CSRFError)
+    return render_template("errors.html", code=code, error=error, expired=expired), code
 
 
 def _unexpected(error: Exception) -> ResponseReturnValue:

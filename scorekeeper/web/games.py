@@ -80,7 +80,7 @@ def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
         try:
             view = service.read_game(args["game_id"])
         except (NotFound, DamagedRecord):
-            return render_template("errors.html", code=400, error=error), 400
+            return render_template("errors.html", code=400, error=error, expired=True), 400
         untrusted = _(
             "Nothing was saved: this page was opened before this browser's session began, "
             "so it could not be trusted. What you typed is still here; check it and save again."
@@ -102,7 +102,7 @@ def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
             if version is not None:
                 form.version = version  # a correction still says which version it changes
             return _render_deal(view, form, 400)
-    return render_template("errors.html", code=400, error=error), 400
+    return render_template("errors.html", code=400, error=error, expired=True), 400
 
 
 @bp.context_processor

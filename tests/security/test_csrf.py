@@ -183,7 +183,8 @@ def test_a_correction_of_an_unplayed_deal_without_its_token_is_refused_plainly(
     )
     assert response.status_code == 400
     page = response.get_data(as_text=True)
-    assert "That did not make sense" in page
+    assert "Nothing was saved" in page
+    assert "This form was too old or did not come from this scorekeeper" in page
     assert f"Correct deal {number}" not in page
 
 
@@ -231,7 +232,10 @@ def test_the_refusal_page_is_plain(csrf_app: Flask) -> None:
     response = csrf_app.test_client().post("/games/new", data=NEW_GAME)
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "That did not make sense" in html
+    # It says why, in words: the form was too old or not from here (not "did not make sense").
+    assert "Nothing was saved" in html
+    assert "This form was too old or did not come from this scorekeeper" in html
+    assert "That did not make sense" not in html
     assert "Traceback" not in html
 
 
