@@ -294,19 +294,41 @@ class _Checker:
                     ),
                     count=black,
                 )
+            elif black and self.black_threes_laid_out(team, black - needed):
+                pass
             elif black and not team.black_three_books:
                 self.fail(
                     i,
                     "melded.black_threes",
                     NP_(
-                        "%(team)s reports %(count)d black 3 melded but no black-three book, the "
-                        "only meld black 3s can be in.",
-                        "%(team)s reports %(count)d black 3s melded but no black-three book, the "
-                        "only meld black 3s can be in.",
+                        "%(team)s reports %(count)d black 3 melded but no black-three book: "
+                        "black 3s outside a book make one meld of 3 to %(most)d.",
+                        "%(team)s reports %(count)d black 3s melded but no black-three book: "
+                        "black 3s outside a book make one meld of 3 to %(most)d.",
                     ),
                     count=black,
+                    most=self.rules.book_size - 1,
                 )
-            elif black < needed or (black > needed and not self.rules.books_may_grow):
+            elif black > needed and not self.rules.one_meld_per_rank:
+                self.fail(
+                    i,
+                    "melded.black_threes",
+                    NP_(
+                        "%(team)s reports %(count)d black 3s melded: its %(books)d black-three "
+                        "book holds %(need)d of them, and the other %(rest)d cannot be one meld "
+                        "of 3 to %(most)d.",
+                        "%(team)s reports %(count)d black 3s melded: its %(books)d black-three "
+                        "books hold %(need)d of them, and the other %(rest)d cannot be one meld "
+                        "of 3 to %(most)d.",
+                        "books",
+                    ),
+                    count=black,
+                    books=team.black_three_books,
+                    need=needed,
+                    rest=black - needed,
+                    most=self.rules.book_size - 1,
+                )
+            elif black != needed:
                 self.fail(
                     i,
                     "melded.black_threes",
@@ -329,6 +351,17 @@ class _Checker:
                     books=team.black_three_books,
                     need=needed,
                 )
+
+    def black_threes_laid_out(self, team: TeamTally, extra: int) -> bool:
+        """Whether the black 3s melded beyond those its black-three books need (``extra``) fit:
+        none; any number in a book that may grow; or one unfinished meld of 3 to one short of
+        a book (003: black 3s make a meld of their own, without wild cards), which rules of
+        one meld of each rank allow only when there is no black-three book."""
+        rules = self.rules
+        if extra == 0 or (extra > 0 and rules.books_may_grow and team.black_three_books):
+            return True
+        one_meld = rules.one_meld_per_rank and team.black_three_books
+        return 3 <= extra < rules.book_size and not one_meld
 
     def least_book_points(self, team: TeamTally) -> int:
         rules = self.rules

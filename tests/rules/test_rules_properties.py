@@ -372,15 +372,13 @@ def team_at_the_table(
     taken: set[int | str] = set()  # with one meld of each rank: the ranks melded so far
     kinds = ["clean", "dirty", "meld"]
     kinds += ["wild", "wild meld"] if rules.wild_books else []
-    kinds += ["black three"] if rules.black_three_books else []
+    kinds += ["black three", "black meld"] if rules.black_three_books else []
     for _ in range(rng.randint(0, 9)):
         kind = rng.choice(kinds)
         size = rng.randint(7, 9) if grow else 7
         rank: int | None = rng.randrange(len(RANKS))
         cards: Counter[CardClass] = Counter()
-        key: int | str = (
-            "black three" if kind == "black three" else "wild" if "wild" in kind else rank
-        )
+        key: int | str = "black three" if "black" in kind else "wild" if "wild" in kind else rank
         if rules.one_meld_per_rank and key in taken:
             continue
         if kind == "clean":
@@ -395,6 +393,15 @@ def team_at_the_table(
             rank = None
             stock.black_threes -= size
             cards = Counter({CardClass.BLACK_THREES: size})
+        elif kind == "black meld" and -1 not in unfinished:
+            # One unfinished meld of black 3s at most (none beside a book that may grow: the
+            # book would hold them).
+            total = rng.randint(3, rules.book_size - 1)
+            if stock.black_threes >= total and not (grow and books["black three"]):
+                rank = None
+                stock.black_threes -= total
+                cards = Counter({CardClass.BLACK_THREES: total})
+                unfinished.add(-1)
         elif kind == "meld" and rank not in unfinished:
             total = rng.randint(3, 6)
             wilds = rng.randint(0, rules.max_wilds(total))

@@ -13,6 +13,7 @@ from scorekeeper.rules import (
     Problem,
     TeamTally,
     default_decks,
+    score_team,
     team_label,
     validate_deal,
 )
@@ -329,16 +330,42 @@ def test_black_threes_are_never_melded_outside_brouillette() -> None:
     ]
 
 
-def test_black_threes_are_melded_only_in_a_black_three_book() -> None:
-    team = TeamTally(melded=cards(black_threes=3, eights_to_kings=5))
-    teams = [team, TeamTally(), TeamTally(), TeamTally()]
-    assert problems_of(teams, "brouillette") == [
-        (
-            0,
-            "melded.black_threes",
-            "Team A reports 3 black 3s melded but no black-three book, the only meld black 3s "
-            "can be in.",
-        ),
+def test_black_threes_outside_a_book_make_one_unfinished_meld() -> None:
+    # 003 (Brouillette): black 3s make a meld of their own (each still counts -5), which may
+    # be on the table unfinished when the deal ends, as any meld of 3 to 6 cards.
+    rest = [TeamTally(), TeamTally(), TeamTally()]
+    for black in (3, 6):
+        team = TeamTally(melded=cards(black_threes=black, eights_to_kings=5))
+        assert problems_of([team, *rest], "brouillette") == []
+        assert score_team(PRESETS["brouillette"], team).breakdown["black_threes_melded"] == (
+            -5 * black
+        )
+    for black in (2, 7):
+        team = TeamTally(melded=cards(black_threes=black, eights_to_kings=5))
+        assert problems_of([team, *rest], "brouillette") == [
+            (
+                0,
+                "melded.black_threes",
+                f"Team A reports {black} black 3s melded but no black-three book: black 3s "
+                "outside a book make one meld of 3 to 6.",
+            ),
+        ]
+    # Under one meld of each rank a book grows: any black 3 past its seven is in it.
+    grown = TeamTally(black_three_books=1, melded=cards(black_threes=9, eights_to_kings=5))
+    assert problems_of([grown, *rest], "brouillette") == []
+
+
+def test_black_threes_beside_books_that_do_not_grow_are_one_meld_at_most() -> None:
+    rules = PRESETS["brouillette"].derive(
+        {"books_may_grow": False, "one_meld_per_rank": False}, id="exact-books", name="Exact"
+    )
+    rest = [TeamTally(), TeamTally(), TeamTally()]
+    beside = TeamTally(black_three_books=1, melded=cards(black_threes=10, eights_to_kings=5))
+    assert validate_deal(rules, 1, [beside, *rest], 7) == []
+    over = TeamTally(black_three_books=1, melded=cards(black_threes=9, eights_to_kings=5))
+    assert [p.message for p in validate_deal(rules, 1, [over, *rest], 7)] == [
+        "Team A reports 9 black 3s melded: its 1 black-three book holds 7 of them, and the "
+        "other 2 cannot be one meld of 3 to 6."
     ]
 
 
