@@ -143,7 +143,8 @@ def _ruleset_properties() -> Schema:
         "partnership_sizes": {"type": "array", "items": {"type": "integer", "minimum": 2}},
         "alone_when_unpaired": {
             "type": "boolean",
-            "description": "Partnerships: players who cannot pair up play alone (else: refused).",
+            "description": "Partnerships: players who cannot pair up play alone (else: "
+            "refused). Absent from rules stored before it existed: true.",
         },
         "min_players": nonneg,
         "max_players": nonneg,
@@ -160,7 +161,8 @@ def _ruleset_properties() -> Schema:
         "books_may_grow": {"type": "boolean"},
         "one_meld_per_rank": {
             "type": "boolean",
-            "description": "A team has at most one meld, and so one book, of each rank.",
+            "description": "A team has at most one meld, and so one book, of each rank. "
+            "Absent from rules stored before it existed: false.",
         },
         "wild_limit": {"enum": [limit.value for limit in WildLimit]},
         "min_naturals": nonneg,
@@ -193,6 +195,11 @@ def _ruleset_properties() -> Schema:
         "exact_draw_bonus": nonneg,
         "based_on": {"type": ["string", "null"]},
     }
+
+
+# Rules added after games were first stored: a copy stored before them has neither key, and
+# reads as true and false (``RuleSet.from_dict`` fills in the defaults).
+ADDED_RULES = ("alone_when_unpaired", "one_meld_per_rank")
 
 
 def _schemas() -> Schema:
@@ -308,7 +315,8 @@ def _schemas() -> Schema:
             ("id", "name", "deals"),
             description="A whole ruleset, as GET /api/rulesets lists them.",
         ),
-        "RuleSet": obj(rules, rule_keys),
+        # A game's or house rules' stored copy: one stored before a rule existed lacks it.
+        "RuleSet": obj(rules, [key for key in rule_keys if key not in ADDED_RULES]),
         "RulesetEntry": obj(
             {**rules, "house": {"type": "boolean", "description": "Saved house rules."}},
             [*rule_keys, "house"],

@@ -1370,8 +1370,10 @@ class _Reader:
                 )
             if len(tallies) != len(teams):
                 continue
-            sizes = [len(team.players) for team in teams]
-            problems = validate_deal(rules, i + 1, tallies, decks, sizes)
+            # Checked as every version of the app checked it, without the seating: a deal of a
+            # player seated alone under partnership rules who went out with cards left was
+            # accepted until 2026-12-03, and a club's export must still import whole.
+            problems = validate_deal(rules, i + 1, tallies, decks)
             if problems:
                 self.add(f"{where}.teams", problems, teams=True)
                 continue

@@ -191,7 +191,11 @@ def test_the_issues_example_request_matches_the_schema() -> None:
 def test_the_ruleset_schema_names_every_field_of_a_ruleset() -> None:
     schema = DOC["components"]["schemas"]["RuleSet"]
     assert set(schema["properties"]) == set(PRESETS["standard"].to_dict())
-    assert set(schema["required"]) == set(schema["properties"])
+    # A stored copy of rules from before a rule existed lacks it; every other key is there.
+    added = {"alone_when_unpaired", "one_meld_per_rank"}
+    assert set(schema["required"]) == set(schema["properties"]) - added
+    listed = DOC["components"]["schemas"]["RulesetEntry"]
+    assert set(listed["required"]) == set(schema["properties"]) | {"house"}
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from api_support import DOC, FIRST_DEAL, Api, standard_game_body
-from exchange_support import close, damage, fresh_app, standings_facts, table_counts
+from exchange_support import (
+    close,
+    damage,
+    fresh_app,
+    standings_facts,
+    stored_rules,
+    table_counts,
+)
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text
@@ -17,7 +25,9 @@ from standings_support import Season
 from scorekeeper import auth
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.services import rulesets
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import games, rulesets
+from scorekeeper.services.games import TeamSpec
 
 PASSCODE = "hand-and-foot"
 EXCHANGE_PATHS = ("/api/export.json", "/api/import")
@@ -65,6 +75,38 @@ def test_export_then_import_elsewhere_gives_the_same_standings(
     second = other_api.post("/api/import", document).get_json()
     assert second["imported"]["games"] == 0 and second["skipped"]["games"] == 7
     assert table_counts(other) == counts
+
+
+def test_a_database_from_before_the_new_rules_exports_and_imports_whole(
+    app: Flask, api: Api, other: Flask
+) -> None:
+    # A game stored before one_meld_per_rank and alone_when_unpaired existed, of three players
+    # alone under the standard rules, whose first deal the app then accepted with cards left
+    # by the player who went out: its export matches the document, and imports whole.
+    with app.app_context():
+        game = games.start_game("standard", [TeamSpec("", [name]) for name in ("Al", "Bo", "Cy")])
+        out = TeamTally(
+            clean_books=2, dirty_books=2, wild_books=1, melded=Cards(points=600), went_out=True
+        )
+        games.record_deal(game.id, [out, TeamTally(), TeamTally()])
+        stored = json.loads(stored_rules(app, game.id))
+        del stored["one_meld_per_rank"], stored["alone_when_unpaired"]
+        db.session.execute(
+            text("UPDATE game SET ruleset = :ruleset WHERE id = :id"),
+            {"ruleset": json.dumps(stored), "id": game.id},
+        )
+        db.session.commit()
+    exported = api.get("/api/export.json")  # checked against the OpenAPI document
+    assert exported.status_code == 200
+    document = exported.get_json()
+    (entry,) = document["games"]
+    assert "one_meld_per_rank" not in entry["ruleset"]
+    first = entry["deals"][0]["teams"][0]
+    first["left"], first["score"] = 10, first["score"] - 10
+    entry["totals"][0] -= 10
+    imported = Api(other.test_client()).post("/api/import", document)
+    assert imported.status_code == 200, imported.get_json()
+    assert imported.get_json()["imported"]["games"] == 1
 
 
 def test_one_season_and_refusals_of_the_export(api: Api, season: Season) -> None:
