@@ -267,6 +267,11 @@ class GameView:
         return self.game.finished_at is not None
 
     @property
+    def everyone_alone(self) -> bool:
+        """Whether every player plays alone (as partnership rules seat three or five)."""
+        return all(len(team.members) == 1 for team in self.game.teams)
+
+    @property
     def next_deal(self) -> int | None:
         number = len(self.deals) + 1
         return number if number <= self.rules.deal_count and not self.game.abandoned_at else None

@@ -598,12 +598,15 @@ def books_phrase(clean: int, dirty: int, wild: int) -> str:
     return _("%(some)s and %(last)s", some=", ".join(parts[:-1]), last=parts[-1])
 
 
-def go_out_phrase(rules: RuleSet, number: int, books: str | None = None) -> str:
-    """What going out needs in deal ``number``, in a sentence (``books``: said already)."""
+def go_out_phrase(
+    rules: RuleSet, number: int, books: str | None = None, *, alone: bool = False
+) -> str:
+    """What going out needs in deal ``number``, in a sentence (``books``: said already;
+    ``alone``: everyone at the table plays alone, so nobody has a partner to wait for)."""
     deal = rules.deal(number)
     need = books or books_phrase(deal.go_out.clean, deal.go_out.dirty, deal.go_out.wild)
     extra = []
-    partners = rules.play_style is PlayStyle.PARTNERSHIPS
+    partners = rules.play_style is PlayStyle.PARTNERSHIPS and not alone
     if partners and rules.partner_in_foot_to_go_out:
         extra.append(_("the partner has picked up the foot"))
     if partners and rules.permission_to_go_out:

@@ -244,6 +244,23 @@ def test_the_sheet_shows_the_next_deal_and_the_leader(client: FlaskClient) -> No
     assert f'href="/games/{game_id}/deals/1/edit"' in sheet
 
 
+def test_players_alone_under_partnership_rules_are_told_of_no_partner(
+    client: FlaskClient,
+) -> None:
+    partners = start_game(client)
+    alone = start_game(
+        client,
+        seating="3x1",
+        **{"t0-p0": "Ann", "t1-p0": "Ben", "t2-p0": "Cid", "t0-p1": "", "t1-p1": ""},
+    )
+    for page in (f"/games/{partners}", f"/games/{partners}/start", f"/games/{partners}/deals/new"):
+        assert "the partner has picked up the foot" in text(client.get(page)), page
+    for page in (f"/games/{alone}", f"/games/{alone}/start", f"/games/{alone}/deals/new"):
+        html = text(client.get(page))
+        assert "Going out needs 2 clean, 2 dirty and 1 wild book." in html, page
+        assert "partner" not in html.split("Going out needs", 1)[1].split("</p>", 1)[0], page
+
+
 def test_a_tie_is_shown_as_a_tie(client: FlaskClient) -> None:
     game_id = start_game(client)
     for number in range(1, 5):
