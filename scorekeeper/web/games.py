@@ -70,12 +70,25 @@ def _not_found(error: NotFound) -> ResponseReturnValue:
 
 @bp.errorhandler(CSRFError)
 def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
-    """A deal form whose token no longer holds (its browser's session was lost, or it came
-    from elsewhere) is shown again as typed, with a new token: nothing is saved, nothing
-    typed is lost. Other forms get the plain refusal."""
+    """A deal form or the new-game form whose token no longer holds (its browser's session
+    was lost, or it came from elsewhere) is shown again as typed, with a new token: nothing is
+    saved, nothing typed is lost. Other forms get the plain refusal."""
     args = request.view_args or {}
     if request.is_json:  # the token is checked first; the body is what is wrong
         return render_template("errors.html", code=400, error=not_a_form()), 400
+    if request.endpoint == "games.new":
+        # The table's names, typed on a tablet: shown again as typed, nothing started.
+        start = _new_game_form(request.form.get("ruleset"), request.form.get("seating"))
+        forms.read_new_game(start, request.form)
+        flash(
+            _(
+                "Nothing was started: this page was opened before this browser's session "
+                "began, so it could not be trusted. What you typed is still here; check it and "
+                "start the game again."
+            ),
+            "error",
+        )
+        return render_template("games/new.html", form=start), 400
     if request.endpoint in ("games.new_deal", "games.edit_deal"):
         try:
             view = service.read_game(args["game_id"])
@@ -118,10 +131,10 @@ def _phrases() -> dict[str, Any]:
     }
 
 
-def _go_out_phrase(rules: RuleSet, number: int) -> str:
+def _go_out_phrase(rules: RuleSet, number: int, alone: bool = False) -> str:
     # The rules card says the books the same way; this page adds what else it takes.
     books = str(rules_text.go_out_phrase(rules.deal(number).go_out))
-    return forms.go_out_phrase(rules, number, books)
+    return forms.go_out_phrase(rules, number, books, alone=alone)
 
 
 def _opening_phrase(rules: RuleSet, number: int) -> str:

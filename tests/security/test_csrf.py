@@ -229,7 +229,7 @@ def test_the_same_post_with_its_token_goes_through(csrf_app: Flask) -> None:
 
 
 def test_the_refusal_page_is_plain(csrf_app: Flask) -> None:
-    response = csrf_app.test_client().post("/games/new", data=NEW_GAME)
+    response = csrf_app.test_client().post("/seasons", data={"name": "Spring"})
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     # It says why, in words: the form was too old or not from here (not "did not make sense").
@@ -237,6 +237,25 @@ def test_the_refusal_page_is_plain(csrf_app: Flask) -> None:
     assert "This form was too old or did not come from this scorekeeper" in html
     assert "That did not make sense" not in html
     assert "Traceback" not in html
+
+
+def test_a_new_game_without_its_token_keeps_the_names_typed(csrf_app: Flask) -> None:
+    # Four names typed on a tablet whose session was lost: nothing starts, nothing is lost.
+    client = csrf_app.test_client()
+    before = snapshot(csrf_app)
+    response = client.post("/games/new", data={**NEW_GAME, "t1-p1": "Dee & <Eve>"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Nothing was started" in page
+    for name in ("Ann", "Ben", "Cid", "Dee &amp; &lt;Eve&gt;"):
+        assert f'value="{name}"' in page
+    assert "<Eve>" not in page
+    assert snapshot(csrf_app) == before
+    # The page comes with a token that holds: sending it again starts the game.
+    token = TOKEN.search(page)
+    assert token
+    started = client.post("/games/new", data={**NEW_GAME, "csrf_token": token.group(1)})
+    assert started.status_code == 302, started.get_data(as_text=True)
 
 
 def test_the_api_is_not_a_form_and_needs_json_instead(csrf_app: Flask) -> None:
