@@ -285,6 +285,13 @@ def _schemas() -> Schema:
                     "maxItems": BOUNDS["teams"][1],
                     "items": ref("TeamTally"),
                 },
+                "players": {
+                    "type": ["array", "null"],
+                    "items": {"type": "integer", "minimum": 1, "maximum": 4},
+                    "description": "How many players each team has, in team order: a player "
+                    "alone goes out with nothing left, even under partnership rules. By "
+                    "default each team has as many as the rules seat in one.",
+                },
             },
             ("ruleset", "deal", "teams"),
         ),

@@ -16,10 +16,8 @@ from scorekeeper.web import rules_text
 from . import bp
 from .inputs import json_body, missing, problem, unknown_fields, whole_number
 from .openapi import INT, describe, obj, ok, operation
-from .scoring import MOST_DEALS, rules_and_deal
+from .scoring import MOST_DEALS, MOST_PLAYERS, rules_and_deal
 
-# The most players one team can have (house rules allow partnerships of four).
-MOST_PLAYERS = 4
 BOOK_FIELDS = ("clean_books", "dirty_books", "wild_books")
 TEAM_FIELDS = (*BOOK_FIELDS, "players", "in_foot")
 RULESET_REF = {

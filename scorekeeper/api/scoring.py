@@ -17,16 +17,19 @@ from scorekeeper.rules import (
     team_phrase,
     validate_deal,
 )
+from scorekeeper.rules.i18n import N_
 from scorekeeper.services import rulesets
 from scorekeeper.services.errors import Invalid, Malformed
 
 from . import bp
-from .inputs import json_body, missing, ruleset_field, unknown_fields, whole_number
+from .inputs import json_body, missing, problem, ruleset_field, unknown_fields, whole_number
 from .shapes import ruleset_entry
 
-SCORE_FIELDS = ("ruleset", "deal", "decks", "teams")
+SCORE_FIELDS = ("ruleset", "deal", "decks", "teams", "players")
 # No ruleset has more deals than this (check_ruleset); the real limit is the ruleset's own.
 MOST_DEALS = 12
+# The most players one team can have (house rules allow partnerships of four).
+MOST_PLAYERS = 4
 
 
 def rules_and_deal(data: dict[str, Any], problems: list[Problem]) -> tuple[RuleSet, int]:
@@ -75,11 +78,32 @@ def score() -> dict[str, Any]:
     if data.get("decks") is not None:
         decks = whole_number(data["decks"], "decks", problems, *BOUNDS["decks"])
 
+    # How the table is seated, if told: a player alone under partnership rules (three at a
+    # standard table) goes out with nothing left. Without it, each team has as many players
+    # as the rules seat in one.
+    sizes: list[int] | None = None
+    if data.get("players") is not None:
+        given = data["players"]
+        if not isinstance(given, list) or len(given) != len(tallies or given):
+            problems.append(
+                problem(
+                    "players",
+                    N_("%(field)s must say how many players each team has, one number a team."),
+                )
+            )
+        else:
+            read = [
+                whole_number(count, f"players[{i}]", problems, 1, MOST_PLAYERS)
+                for i, count in enumerate(given)
+            ]
+            sizes = [count or 1 for count in read]
+
     rules, deal = rules_and_deal(data, problems)
     assert tallies is not None
 
-    decks = decks or default_decks(rules, len(tallies))
-    impossible: list[Problem] = validate_deal(rules, deal, tallies, decks)
+    if not decks:
+        decks = rules.decks_for(sum(sizes)) if sizes else default_decks(rules, len(tallies))
+    impossible: list[Problem] = validate_deal(rules, deal, tallies, decks, sizes)
     if impossible:
         raise Invalid(impossible)
     scores = score_deal(rules, tallies)

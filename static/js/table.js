@@ -452,6 +452,8 @@
         deal: deal,
         decks: parseInt(preview.getAttribute("data-decks"), 10),
         teams: now.teams,
+        // How many players each team has: a player alone goes out with nothing left.
+        players: JSON.parse(preview.getAttribute("data-players") || "null"),
       };
       var mine = ++asked;
       ask(preview.getAttribute("data-url"), question, function (status, data) {

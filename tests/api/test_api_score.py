@@ -431,3 +431,43 @@ def test_rulesets_lists_saved_house_rules_after_the_presets(api: Api, app: Flask
     assert house["house"] is True
     assert house["going_out_bonus"] == 250
     assert house["based_on"] == "simpson"
+
+
+def test_players_seated_alone_go_out_with_nothing_left(api: Api) -> None:
+    # Three at a standard table play alone: the one who went out has no partner's hand.
+    out = {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "melded": 600, "went_out": True}
+    body = {"ruleset": "standard", "deal": 1, "teams": [{**out, "left": 10}, {}, {}]}
+    assert api.post("/api/score", body).status_code == 200  # three partnerships of two
+    alone = api.post("/api/score", {**body, "players": [1, 1, 1]})
+    assert alone.status_code == 422
+    assert alone.get_json()["errors"] == [
+        {
+            "team": 0,
+            "field": "left",
+            "message": "Team A went out, so no cards can be left in hand or foot, but cards "
+            "worth 10 are reported left.",
+        }
+    ]
+    paired = api.post("/api/score", {**body, "players": [2, 2, 2]})
+    assert paired.status_code == 200
+    assert paired.get_json()["decks"] == 7
+    nothing_left = {**body, "teams": [out, {}, {}], "players": [1, 1, 1]}
+    scored = api.post("/api/score", nothing_left)
+    assert scored.status_code == 200
+    assert scored.get_json()["decks"] == 4  # three players: decks as the rules say, 3 + 1
+
+
+@pytest.mark.parametrize(
+    ("players", "field"),
+    [
+        ([1, 1], "players"),
+        ("three", "players"),
+        ([1, 0, 1], "players[1]"),
+        ([1, 5, 1], "players[1]"),
+    ],
+)
+def test_players_that_do_not_fit_the_teams_are_400(api: Api, players: Any, field: str) -> None:
+    body = {"ruleset": "standard", "deal": 1, "teams": [{}, {}, {}], "players": players}
+    response = api.post("/api/score", body)
+    assert response.status_code == 400
+    assert [error["field"] for error in response.get_json()["errors"]] == [field]

@@ -259,6 +259,9 @@ def test_players_alone_under_partnership_rules_are_told_of_no_partner(
         html = text(client.get(page))
         assert "Going out needs 2 clean, 2 dirty and 1 wild book." in html, page
         assert "partner" not in html.split("Going out needs", 1)[1].split("</p>", 1)[0], page
+    # The deal form's live check (/api/score) is told the seating, as the save is.
+    assert "data-players='[1, 1, 1]'" in text(client.get(f"/games/{alone}/deals/new"))
+    assert "data-players='[2, 2]'" in text(client.get(f"/games/{partners}/deals/new"))
 
 
 def test_a_tie_is_shown_as_a_tie(client: FlaskClient) -> None:
