@@ -67,6 +67,18 @@ def from_scratch(season_id: int | None) -> tuple[Any, ...]:
     return figures(season_id)
 
 
+def correct(game_id: int, number: int, tallies: list[Any]) -> None:
+    """Correct deal ``number`` of the game, as a table would (at its current version)."""
+    deal = db.session.scalar(select(Deal).filter_by(game_id=game_id, number=number))
+    assert deal is not None
+    games.correct_deal(game_id, number, deal.version, tallies)
+
+
+def rates_counted() -> Any:
+    """openskill's model, watched: how many games :func:`rate_games` rates meanwhile."""
+    return mock.patch.object(ratings, "MODEL", mock.Mock(wraps=ratings.MODEL))
+
+
 class ReadSince:
     """Which games each computation of the ratings read (None: all), and how many it got."""
 
@@ -149,9 +161,7 @@ def test_a_game_finished_last_is_all_the_ratings_read(app: Flask, season: Season
 def test_a_correction_reads_only_its_game(app: Flask, season: Season) -> None:
     with app.app_context():
         figures(season.season_id)
-        deal = db.session.scalar(select(Deal).filter_by(game_id=season.g2, number=1))
-        assert deal is not None
-        games.correct_deal(season.g2, 1, deal.version, [STAY_A, OUT_NWB])
+        correct(season.g2, 1, [STAY_A, OUT_NWB])
         spy = ReadSince()
         with mock.patch.object(standings, "_rating_games", spy):
             after = figures(season.season_id)
@@ -163,21 +173,17 @@ def test_a_correction_reads_only_its_game(app: Flask, season: Season) -> None:
 def test_a_correction_that_keeps_the_order_rates_no_game_again(app: Flask, season: Season) -> None:
     with app.app_context():
         figures(season.season_id)
-        deal = db.session.scalar(select(Deal).filter_by(game_id=season.g1, number=4))
-        assert deal is not None
         # Cleo & Dan lose G1, the season's first game, by more: 8070 : 4990, not 8070 : 5720.
-        games.correct_deal(season.g1, 4, deal.version, [STAY_S, STAY_B])
-        with mock.patch.object(ratings, "MODEL", mock.Mock(wraps=ratings.MODEL)) as model:
+        correct(season.g1, 4, [STAY_S, STAY_B])
+        with rates_counted() as model:
             after = figures(season.season_id)
         assert model.rate.call_count == 0
         g1 = next(game for game in after[0] if game.game_id == season.g1)
         assert [total for _, total in g1.teams] == [8070, 4990]
         assert after == from_scratch(season.season_id)
         # Now Cleo & Dan win G1 (5420 : 5720): G1 and the two games after it are rated again.
-        deal = db.session.scalar(select(Deal).filter_by(game_id=season.g1, number=1))
-        assert deal is not None
-        games.correct_deal(season.g1, 1, deal.version, [STAY_A, OUT_STD])
-        with mock.patch.object(ratings, "MODEL", mock.Mock(wraps=ratings.MODEL)) as model:
+        correct(season.g1, 1, [STAY_A, OUT_STD])
+        with rates_counted() as model:
             after = figures(season.season_id)
         assert model.rate.call_count == 3
         assert after == from_scratch(season.season_id)
