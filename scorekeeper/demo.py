@@ -397,7 +397,7 @@ def _correct_a_typo(game: Game, rules: RuleSet, rng: random.Random) -> bool:
     step = rules.card_values.step
     points = (tally.left.points or 0) + step * rng.choice((-4, -2, -1, 1, 2, 4))
     tallies[index] = replace(tally, left=Cards(points=max(points, 0)))
-    sizes = [len(team.members) for team in view.game.teams]
+    sizes = view.game.team_sizes
     if tallies[index] == tally or validate_deal(rules, deal.number, tallies, game.decks, sizes):
         return False
     game_service.correct_deal(game.id, deal.number, deal.version, tallies)

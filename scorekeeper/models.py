@@ -136,6 +136,11 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     def finished(self) -> bool:
         return self.finished_at is not None
 
+    @property
+    def team_sizes(self) -> list[int]:
+        """Players per team, in team order: how the deal checks see the table."""
+        return [len(team.members) for team in self.teams]
+
 
 def rules_of(ruleset: Any, game_id: int) -> RuleSet:
     """Game ``game_id``'s rules from its JSON copy (see :func:`_parsed_rules`).

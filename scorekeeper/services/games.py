@@ -207,6 +207,11 @@ class GameRecord:
     def finished(self) -> bool:
         return self.finished_at is not None
 
+    @property
+    def team_sizes(self) -> list[int]:
+        """Players per team, in team order, as :attr:`Game.team_sizes` says them."""
+        return [len(team.members) for team in self.teams]
+
 
 def _correction_record(c: Any) -> CorrectionRecord:
     return CorrectionRecord(
@@ -269,7 +274,7 @@ class GameView:
     @property
     def everyone_alone(self) -> bool:
         """Whether every player plays alone (as partnership rules seat three or five)."""
-        return all(len(team.members) == 1 for team in self.game.teams)
+        return all(size == 1 for size in self.game.team_sizes)
 
     @property
     def next_deal(self) -> int | None:
@@ -574,8 +579,7 @@ def _check(game: Game, rules: RuleSet, number: int, tallies: Sequence[TeamTally]
             field="teams",
             count=len(game.teams),
         )
-    sizes = [len(team.members) for team in game.teams]
-    problems = validate_deal(rules, number, _named(game, tallies), game.decks, sizes)
+    problems = validate_deal(rules, number, _named(game, tallies), game.decks, game.team_sizes)
     if problems:
         raise Invalid(problems)
 

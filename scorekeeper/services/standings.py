@@ -957,7 +957,6 @@ def _rescore(game: Game, other: RuleSet | None, parsed: dict[str, RuleSet]) -> W
     own = _rules_of(game, parsed)
     rules = other or own
     names = [team.name for team in game.teams]
-    sizes = [len(team.members) for team in game.teams]
     deals = []
     for deal in game.deals:
         tallies = [result.tally(names[result.position]) for result in deal.results]
@@ -966,7 +965,7 @@ def _rescore(game: Game, other: RuleSet | None, parsed: dict[str, RuleSet]) -> W
                 number=deal.number,
                 old=[result.score for result in deal.results],
                 new=[score_team(rules, tally).score for tally in tallies],
-                problems=validate_deal(rules, deal.number, tallies, game.decks, sizes),
+                problems=validate_deal(rules, deal.number, tallies, game.decks, game.team_sizes),
             )
         )
     return WhatIfGame(

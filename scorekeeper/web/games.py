@@ -318,8 +318,8 @@ def _read(view: service.GameView, form: forms.DealForm) -> tuple[list[Any] | Non
         return None, [*problems, *error.problems]
     if problems:
         # Say everything at once: the rules' verdict too, though nothing is saved yet.
-        sizes = [len(team.members) for team in view.game.teams]
-        problems += validate_deal(view.rules, form.number, tallies, view.game.decks, sizes)
+        game = view.game
+        problems += validate_deal(view.rules, form.number, tallies, game.decks, game.team_sizes)
         return None, problems
     return tallies, []
 
