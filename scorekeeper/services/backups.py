@@ -210,6 +210,7 @@ def restore(path: Path) -> Backup:
         source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         target = sqlite3.connect(database, timeout=30)
         try:
+            replaced = _stamp_of(target)
             # The backup API in reverse: the live file takes the backup's pages under
             # SQLite's own locks, so other connections see the old or the new database.
             source.backup(target)
@@ -218,13 +219,22 @@ def restore(path: Path) -> Backup:
             target.close()
     db.engine.dispose()
     # Other processes' standings caches are keyed on the stamp, which the restored file may
-    # share with the database it replaced: move it on so every process recomputes.
-    summaries.bump()
+    # share with the database it replaced: move it past both so every process recomputes.
+    summaries.move_past(replaced)
     db.session.commit()
     standings.clear_cache()
     games.forget_scored_deals()
     _checked.clear()
     return safety
+
+
+def _stamp_of(connection: sqlite3.Connection) -> int:
+    """The standings stamp of the database behind ``connection``; 0 if it has none."""
+    try:
+        row = connection.execute("SELECT version FROM standings_stamp WHERE id = 1").fetchone()
+    except sqlite3.Error:
+        return 0
+    return int(row[0]) if row else 0
 
 
 def restore_named(name: str) -> Backup:

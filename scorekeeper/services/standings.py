@@ -408,8 +408,9 @@ def fingerprint() -> tuple[Any, ...]:
 
     Starting a game and entering its deals change none of these, so the standings stay cached
     until the game's last deal is in. The stamp lives in the database, so every process of a
-    server sees the change. A tool that rewrites the database behind the app's back (a
-    restore) calls :func:`clear_cache`.
+    server sees the change. A restore, which puts back a file with an older stamp, moves the
+    stamp past the replaced database's (:func:`~scorekeeper.services.summaries.move_past`),
+    so every process's cache misses; the restoring process also calls :func:`clear_cache`.
     """
     return (summaries.stamp(),)
 

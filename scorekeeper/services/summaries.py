@@ -137,6 +137,26 @@ def bump(game_id: int | None = None) -> None:
         )
 
 
+def move_past(version: int) -> None:
+    """:func:`bump` to a stamp past ``version`` too: after the database was replaced.
+
+    A restored file brings back its own, older stamp. Another process may have cached
+    standings at any stamp the replaced database reached, up to ``version``; stepping on from
+    the restored stamp alone could land on one of them, and that process would keep its
+    standings of a database that is gone. The step changes "any game", so no cache carries
+    its lines over it either.
+    """
+    current = db.session.scalar(select(StandingsStamp.version).where(StandingsStamp.id == 1))
+    if current is None:
+        db.session.add(StandingsStamp(id=1, version=version))
+        db.session.flush()
+    elif current < version:
+        db.session.execute(
+            update(StandingsStamp).where(StandingsStamp.id == 1).values(version=version)
+        )
+    bump()
+
+
 def bump_if_counted(game: Game) -> None:
     """:func:`bump` for a change to ``game``, unless standings could never count it.
 

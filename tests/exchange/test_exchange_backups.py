@@ -143,6 +143,27 @@ def test_restore_puts_back_the_data_and_drops_cached_standings(app: Flask, seaso
 
 
 @pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
+def test_a_restore_reaches_the_standings_another_process_has_cached(
+    app: Flask, season: Season
+) -> None:
+    # `flask restore` from a shell while the server runs: the server's cache is not the
+    # restoring process's to clear, and the restored file brings back an older stamp.
+    with app.app_context():
+        made = backups.make_backup()
+        games.delete_game(season.g1)
+        shown = standings.standings()
+        server_cache = dict(standings._cache)  # what the running server holds
+        backups.restore_named(made.name)
+        standings._cache.update(server_cache)
+        assert standings.standings().games == shown.games + 1
+        # And the next change is not applied on top of the server's stale lines either.
+        games.delete_game(season.g2)
+        assert standings.standings().games == shown.games
+        standings.clear_cache()
+        assert standings.standings().games == shown.games
+
+
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 @pytest.mark.parametrize(
     "content",
     [b"", b"not a database at all", b"SQLite format 3\x00" + b"\x00" * 200],
