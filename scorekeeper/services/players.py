@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 
 from sqlalchemy import func
@@ -94,6 +95,22 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
     summaries.bump()
     db.session.commit()
     return keep
+
+
+def season_on(day: date, seasons: Iterable[Season]) -> Season | None:
+    """The one season whose dates hold ``day``; none if no season or more than one does.
+
+    A season without dates holds no day; one with only a start (or only an end) is open on
+    the other side.
+    """
+    holding = [
+        season
+        for season in seasons
+        if (season.starts_on or season.ends_on)
+        and (season.starts_on is None or season.starts_on <= day)
+        and (season.ends_on is None or day <= season.ends_on)
+    ]
+    return holding[0] if len(holding) == 1 else None
 
 
 def create_season(name: str, starts_on: date | None = None, ends_on: date | None = None) -> Season:

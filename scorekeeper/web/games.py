@@ -184,6 +184,10 @@ def new() -> ResponseReturnValue:
     source = request.form if request.method == "POST" else request.args
     form = _new_game_form(source.get("ruleset"), source.get("seating"))
     if request.method != "POST":  # GET, or HEAD: a read that must never write
+        # The season running today is the likely one; the table can still choose another.
+        running = player_service.season_on(date.today(), form.seasons)
+        if running is not None and "season" not in request.args:
+            form.values["season"] = str(running.id)
         return render_template("games/new.html", form=form)
     game_input, problems = forms.read_new_game(form, request.form)
     if problems:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -746,6 +747,34 @@ def test_seasons_players_and_team_names_on_the_start_form(app: Flask, client: Fl
     assert "The Aces" in sheet and "Cid &amp; Dee" in sheet  # a blank name: the players'
     with app.app_context():
         assert db.session.query(Player).count() == 4  # Ann, Ben, Cid, Dee seen before
+
+
+def test_the_start_form_picks_the_season_running_today(app: Flask, client: FlaskClient) -> None:
+    today = date.today()
+    with app.app_context():
+        player_service.create_season("No dates")
+        player_service.create_season("Last year", today - timedelta(400), today - timedelta(35))
+        player_service.create_season("Now", today - timedelta(30), today + timedelta(30))
+    page = text(client.get("/games/new"))
+    assert season_choice(page) == "Now"
+    # A link that names no season keeps it so; a refused form keeps what was chosen.
+    assert season_choice(text(client.get("/games/new?season="))) == "No season"
+    refused = text(client.post("/games/new", data={"ruleset": "standard", "season": ""}))
+    assert season_choice(refused) == "No season"
+    with app.app_context():
+        # Two seasons both running today: the table must choose.
+        player_service.create_season("Open ended", today - timedelta(3), None)
+    assert season_choice(text(client.get("/games/new"))) == "No season"
+
+
+def season_choice(page: str) -> str:
+    """The season the start form shows chosen: the selected option, else the first."""
+    select = re.search(r'<select id="season".*?</select>', page, re.S)
+    assert select is not None
+    options = re.findall(r'<option value="[^"]*"( selected)?>([^<]*)</option>', select.group())
+    chosen = [name for selected, name in options if selected] or [options[0][1]]
+    assert len(chosen) == 1
+    return chosen[0]
 
 
 def test_seating_chooser_shows_rows_for_the_rules(client: FlaskClient) -> None:
