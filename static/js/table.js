@@ -365,12 +365,23 @@
     $all(".cards-entry", form).forEach(subtotal);
 
     /* A team that went out holds at least the books going out needs. */
+    /* What choosing the team that went out filled in, so that choosing another (a mistap,
+       or the arrow keys walking the choices) takes it back: a team keeps no books it was
+       given only for going out. A count changed by hand since is left as it is. */
+    var filledIn = [];
     function wentOut(radio) {
+      filledIn.forEach(function (fill) {
+        if (fill.input.value === fill.to) {
+          setValue(fill.input, fill.from);
+        }
+      });
+      filledIn = [];
       var team = radio.value;
       var books = JSON.parse(radio.getAttribute("data-books") || "{}");
       Object.keys(books).forEach(function (field) {
         var input = form.elements["t" + team + "-" + field];
         if (input && (whole(input) || 0) < books[field]) {
+          filledIn.push({ input: input, from: input.value, to: String(books[field]) });
           setValue(input, books[field]);
         }
       });

@@ -210,6 +210,40 @@ def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
     expect(page.locator("#t1-melded")).to_have_value("")
 
 
+def test_choosing_another_team_that_went_out_takes_back_the_books_filled_in(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    # A mistap on "Who went out?" filled in the wrong team's books, and they stayed: a deal
+    # with book bonuses nobody earned passed every check and was saved.
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    books = ("clean_books", "dirty_books", "wild_books")
+
+    def values(team: int) -> dict[str, str]:
+        return {f: page.locator(f"#t{team}-{f}").input_value() for f in books}
+
+    empty = values(0)
+    page.locator('label[for="went_out-0"]').tap()
+    required = values(0)
+    assert required != empty  # going out takes books, and they were filled in
+    page.locator('label[for="went_out-1"]').tap()
+    expect(page.locator("#went_out-1")).to_be_checked()
+    assert values(0) == empty
+    assert values(1) == required
+    # A count changed by hand since is the table's own: only the rest is taken back.
+    page.locator("#t1-clean_books").fill("5")
+    page.locator('label[for="went_out-none"]').tap()
+    assert values(1) == {**empty, "clean_books": "5"}
+    # The keyboard walks the choices with the arrow keys: each team it passes gets its
+    # books filled in and taken back again.
+    page.locator("#went_out-0").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#went_out-0")).not_to_be_checked()
+    assert values(0) == empty and values(1) == {**empty, "clean_books": "5"}
+
+
 def test_two_tablets_see_each_others_saves_without_disturbing_a_form(
     live_server: LiveServer, tablet: BrowserContext
 ) -> None:
