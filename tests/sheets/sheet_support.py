@@ -6,6 +6,7 @@ import re
 import subprocess
 import tempfile
 from pathlib import Path
+from xml.etree import ElementTree
 
 # Git-ignored; `make clean` removes it.
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "sheets"
@@ -52,6 +53,33 @@ def page_size(pdf: bytes) -> tuple[float, float]:
 def fonts(pdf: bytes) -> list[str]:
     """The font lines of ``pdffonts`` (name, type, encoding, emb, sub, uni, object)."""
     return _with_file(pdf, "pdffonts").splitlines()[2:]
+
+
+def clashes(pdf: bytes) -> list[str]:
+    """Words printed over each other, or past the page's edge (``pdftotext -bbox``).
+
+    Each word's box is as poppler measures it, from the font's ascent to its descent: the
+    lines of a tightly set heading touch. Boxes overlapping by more than half a point across
+    and by more than 40% of the lower one's height are words printed on top of each other.
+    """
+    xhtml = _with_file(pdf, "pdftotext", "-bbox", "-enc", "UTF-8")
+    root = ElementTree.fromstring(re.sub(r' xmlns="[^"]*"|<!DOCTYPE[^>]*>', "", xhtml))
+    found = []
+    for page in root.iter("page"):
+        width, height = float(page.get("width", 0)), float(page.get("height", 0))
+        words = [
+            (*(float(word.get(k, 0)) for k in ("xMin", "yMin", "xMax", "yMax")), word.text or "")
+            for word in page.iter("word")
+        ]
+        for i, (left, top, right, bottom, word) in enumerate(words):
+            if left < -0.5 or top < -0.5 or right > width + 0.5 or bottom > height + 0.5:
+                found.append(f"{word!r} past the edge")
+            for left2, top2, right2, bottom2, word2 in words[i + 1 :]:
+                across = min(right, right2) - max(left, left2)
+                down = min(bottom, bottom2) - max(top, top2)
+                if across > 0.5 and down > 0.4 * min(bottom - top, bottom2 - top2):
+                    found.append(f"{word!r} over {word2!r}")
+    return found
 
 
 def save_pngs(pdf: bytes, name: str) -> list[Path]:

@@ -8,10 +8,13 @@ from urllib.parse import urlencode
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
+from flask_babel import gettext as _
 from sheet_support import (
     MINUS,
     TIMES,
     cells,
+    clashes,
     fonts,
     info,
     page_size,
@@ -192,6 +195,22 @@ def test_every_sheet_is_one_page_of_the_paper_asked_for(
     letters = [chr(ord("A") + i) for i in range(teams)]
     heads = [line.split() for line in page.splitlines() if line.split()[-1:] == [letters[-1]]]
     assert any(head[-teams:] == letters for head in heads)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "fr", "da"])
+def test_no_words_are_printed_over_each_other_in_any_language(
+    app: Flask, client: FlaskClient, lang: str
+) -> None:
+    # German, Danish and Dutch headings of the deals' table on the rules card once ran into
+    # each other ("RundeErste Meldung" with "Zum Ausmachen" on top).
+    with app.test_request_context(), force_locale(lang):
+        headings = [str(_(text)) for text in ("Deal", "Opening", "To go out")]
+    for preset in PRESETS:
+        pdf = blank(client, ruleset=preset, teams=2 if preset != "simpson" else 3, lang=lang)
+        assert clashes(pdf) == [], (preset, save_pngs(pdf, f"clash-{preset}-{lang}"))
+        # ...and made to fit, they are not broken inside a word either ("Rund" "e").
+        words = reading(pdf).split()
+        assert all(word in words for heading in headings for word in heading.split())
 
 
 def test_six_deals_of_house_rules_with_seven_players_fit_on_one_page(
