@@ -13,17 +13,19 @@ from i18n_support import LANGUAGES, ONE_DEAL, TEAMS, TRANSLATED, leftover_englis
 from scorekeeper import sheets
 from scorekeeper.services import games
 
-# What a blank standard sheet must say in each language (docs/glossary/<lang>.md).
+# What a blank standard sheet must say in each language (docs/glossary/<lang>.md). Where the
+# game is played is a location, not a ranking's place ("Platz", "Plads").
 BLANK_WORDS = {
-    "en": ["Hand and Foot", "Score sheet", "Clean books", "Dirty books", "Red threes caught"],
+    "en": ["Hand and Foot", "Score sheet", "Clean books", "Dirty books", "Red threes caught",
+           "Location"],
     "de": ["Punktezettel", "Reine Bücher", "Gemischte Bücher", "Wilde Bücher", "Runde",
-           "Rote Dreien erwischt", "Ausmachen"],
+           "Rote Dreien erwischt", "Ausmachen", "Ort"],
     "nl": ["Score van de deal", "Schone boeken", "Vuile boeken", "Wilde boeken", "Deal",
-           "Rode drieën gevangen", "Uitgaan"],
+           "Rode drieën gevangen", "Uitgaan", "Locatie"],
     "fr": ["Feuille de marque", "Livres propres", "Livres sales", "Livres sauvages", "Tour",
-           "Trois rouges pris", "Sortie"],
+           "Trois rouges pris", "Sortie", "Lieu"],
     "da": ["Scoreark", "Rene bunker", "Beskidte bunker", "Vilde bunker", "Runde",
-           "Røde treer fanget", "Gå ud"],
+           "Røde treer fanget", "Gå ud", "Sted"],
 }  # fmt: skip
 # A filled sheet adds who went out, the winner so far and the players.
 FILLED_WORDS = {
