@@ -30,7 +30,9 @@ from wtforms import DateField, StringField  # type: ignore[import-untyped]
 from wtforms.validators import DataRequired, Length, Optional  # type: ignore[import-untyped]
 
 from scorekeeper import charts
+from scorekeeper.extensions import db
 from scorekeeper.messages import say
+from scorekeeper.models import HouseRules
 from scorekeeper.rules import PRESETS, RuleSet
 from scorekeeper.services import players as player_service
 from scorekeeper.services import rulesets
@@ -149,8 +151,15 @@ def _sort() -> str:
 
 
 def rules_label(ruleset_id: str) -> str:
+    """Rules by name: a preset's, translated; house rules' own; the id of house rules gone."""
     preset = PRESETS.get(ruleset_id)
-    return ruleset_name(preset) if preset else ruleset_id
+    if preset:
+        return ruleset_name(preset)
+    if "house_rules_names" not in g:  # one query a request, and only where house rules show
+        rows = db.session.execute(db.select(HouseRules.slug, HouseRules.name))
+        g.house_rules_names = {slug: name for slug, name in rows}
+    names: dict[str, str] = g.house_rules_names
+    return names.get(ruleset_id, ruleset_id)
 
 
 def sort_url(sort: str) -> str:

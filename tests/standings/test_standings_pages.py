@@ -8,11 +8,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
-from standings_support import Season
+from standings_support import G1_DEALS, Season, play
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Season as SeasonRow
-from scorekeeper.services import standings
+from scorekeeper.services import rulesets, standings
 
 
 def seasons_in_db(app: Flask) -> int:
@@ -91,8 +91,25 @@ def test_season_standings_page(client: FlaskClient, season: Season) -> None:
         assert f">{name}</a>" in html
     assert "18,330" in html  # Ann's points
     assert "1.5" in html  # shared wins
-    assert "standard</span>: 2 games, 6,530 per game" in html
+    # The rules by name, as everywhere else, not by their id.
+    assert "Standard partnership</span>: 2 games, 6,530 per game" in html
+    assert "Easier going out (no wild books)</span>: 1 game" in html
     assert f'action="/seasons/{season.season_id}/what-if"' in html
+
+
+def test_house_rules_are_named_in_the_standings(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        house = rulesets.create_house_rules("Friday's rules", "standard", {"deal_count": 2})
+        play(house.slug, [["Ann", "Ben"], ["Cleo", "Dan"]], G1_DEALS[:2])
+        slug = house.slug
+    for path in ("/standings", f"/players/{player_id(app, 'Ann')}/stats"):
+        html = client.get(path).get_data(as_text=True)
+        assert "Friday&#39;s rules" in html, path
+        assert slug not in html.replace(f"/rules/{slug}", ""), path
+    # Rules deleted since still name their games' points, by the id the games kept.
+    with app.app_context():
+        rulesets.delete_house_rules(slug)
+    assert f"{slug}</span>: 1 game" in client.get("/standings").get_data(as_text=True)
 
 
 def test_standings_sort_links(client: FlaskClient, season: Season) -> None:
