@@ -20,6 +20,8 @@ from flask_babel import format_date, get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from scorekeeper.extensions import decimal
+
 if TYPE_CHECKING:
     from datetime import date
 
@@ -140,13 +142,19 @@ class Frame:
         return self.bottom - self.top
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values (steps of 1, 2, 2.5 or 5 times a power of ten) covering low..high."""
+def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) -> list[float]:
+    """Round tick values (steps of 1, 2, 2.5 or 5 times a power of ten) covering low..high.
+
+    ``whole`` for counts: steps of whole numbers only (no "0.25 games").
+    """
     if high <= low:
         high = low + 1
     raw = (high - low) / max(count - 1, 1)
     magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    steps = [m * magnitude for m in (1, 2, 2.5, 5, 10)]
+    if whole:
+        steps = [step for step in (max(step, 1) for step in steps) if float(step).is_integer()]
+    step = next(step for step in steps if step >= raw)
     ticks = [math.floor(low / step) * step]
     while ticks[-1] < high:
         ticks.append(round(ticks[-1] + step, 10))
@@ -154,10 +162,9 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 
 def number(value: float) -> str:
-    """A tick or table value: whole numbers without decimals, others with one."""
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.1f}"
+    """A tick or table value as the language writes it: whole numbers without decimals,
+    others with one ("2,5" in German), digits grouped as everywhere else."""
+    return decimal(value, 1)
 
 
 def _scale(value: float, low: float, high: float, out_low: float, out_high: float) -> float:
@@ -277,7 +284,7 @@ def bars_svg(
 ) -> Markup:
     """Vertical bars, one per label (a histogram when the labels are ranges)."""
     frame = Frame(chart_id, title, desc, 0, x_title, y_title)
-    ticks = nice_ticks(0, max(values, default=1) or 1)
+    ticks = nice_ticks(0, max(values, default=1) or 1, whole=True)  # bars count games
     high = ticks[-1]
     frame.y_ticks = [Tick(_scale(t, 0, high, frame.bottom, frame.top), number(t)) for t in ticks]
     n = max(len(values), 1)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 import click
-from flask import Flask, Response, current_app, has_request_context, request, session
-from flask_babel import Babel, format_decimal, get_locale
+from flask import Flask, Response, current_app, g, has_request_context, request, session
+from flask_babel import Babel, format_decimal, format_percent, get_locale
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData, event
@@ -126,9 +127,60 @@ def _vary_by_language(response: Response) -> Response:
 def points(value: int) -> str:
     """A score as the table's language writes it: digits grouped from five on (12.345 in
     German, 12 345 in French), as score sheets do; four digits stay together (3855)."""
-    if abs(value) < 10_000:
+    if abs(value) < GROUPED_FROM:
         return str(value)
     return str(format_decimal(value, format="#,##0"))
+
+
+# Digits are grouped from five on, everywhere a number is shown: 3855, but 12.345.
+GROUPED_FROM = 10_000
+# A real minus sign: a hyphen looks like a dash on a score sheet.
+MINUS = "\u2212"
+
+
+@dataclass(frozen=True)
+class NumberStyle:
+    """How the language of the moment writes numbers, read from Babel once per request.
+
+    A standings page shows thousands of numbers; Babel formats one in about 0.1 ms, this in
+    about 1 µs, with the same digits. Kept per locale: a PDF in another language is made
+    inside the request of a page in this one.
+    """
+
+    group: str
+    decimal: str
+    percent: str  # "{}" stands for the number
+
+    @classmethod
+    def current(cls) -> NumberStyle:
+        locale = str(get_locale())
+        styles: dict[str, NumberStyle] = g.setdefault("_number_styles", {})
+        style = styles.get(locale)
+        if style is None:
+            sample = str(format_decimal(1234.5, format="#,##0.0"))
+            match = re.fullmatch(r"1(\D*)234(\D+)5", sample)
+            group, point = (match.group(1), match.group(2)) if match else (",", ".")
+            percent = str(format_percent(0.5)).replace("50", "{}", 1)
+            style = styles[locale] = cls(group, point, percent if "{}" in percent else "{}%")
+        return style
+
+
+def number_group() -> str:
+    """What the language puts between groups of digits: for scripts that write scores."""
+    return NumberStyle.current().group
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """``value`` with up to ``digits`` decimals (none when they are zeros), a real minus sign,
+    and digits grouped from five on as :func:`points` groups them."""
+    text = f"{abs(value):,.{digits}f}" if abs(value) >= GROUPED_FROM else f"{abs(value):.{digits}f}"
+    if digits:
+        text = text.rstrip("0").rstrip(".")
+    if text.strip("0,.") == "":
+        return "0"
+    style = NumberStyle.current()
+    text = text.translate({ord(","): "\0", ord("."): style.decimal}).replace("\0", style.group)
+    return (MINUS if value < 0 else "") + text
 
 
 def _locale_context() -> dict[str, str]:
@@ -189,3 +241,4 @@ def init_extensions(app: Flask) -> None:
     csrf.init_app(app)
     app.context_processor(_locale_context)
     app.add_template_filter(points)
+    app.add_template_global(number_group)

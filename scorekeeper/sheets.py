@@ -31,11 +31,11 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.security import safe_join
 
+from scorekeeper.extensions import MINUS
 from scorekeeper.rules import CardClass, PlayStyle, RuleSet, TeamScore, TeamTally
 from scorekeeper.services.games import CorrectionRecord, GameView, logged_text, read_logged
 from scorekeeper.web import rules_text
 
-MINUS = rules_text.MINUS
 MAX_COLUMNS = 7
 CHECK_MARK = "\u2713"
 

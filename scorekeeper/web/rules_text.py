@@ -14,6 +14,7 @@ from typing import Any
 from flask_babel import gettext as _gettext
 from flask_babel import ngettext as _ngettext
 
+from scorekeeper.extensions import MINUS
 from scorekeeper.rules import (
     PRESETS,
     BookCount,
@@ -27,8 +28,6 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.play import GoOutCheck, OpeningCheck
 
-# A real minus sign: a hyphen looks like a dash on a score sheet.
-MINUS = "\u2212"
 EN_DASH = "\u2013"
 SMALLEST_MELD = 3
 

@@ -19,6 +19,7 @@ from flask_babel import force_locale, format_decimal, format_percent, get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import sheets
+from scorekeeper.extensions import decimal
 from scorekeeper.messages import say
 from scorekeeper.rules import RuleSet
 from scorekeeper.rules.tally import NAME_LONGEST
@@ -207,8 +208,9 @@ def _standings_row(rank: int, line: Line) -> dict[str, str]:
         "name": line.name,
         "games": str(line.games),
         "wins": str(format_decimal(float(line.wins), format="#,##0.##")),
-        "win_rate": str(format_percent(line.win_pct / 100, format="#,##0%")),
+        # As the standings page writes them: "50 %" in German, 12.345 but 5730.
+        "win_rate": str(format_percent(line.win_pct / 100)),
         "rating": "\u2013" if line.rating is None else str(line.rating),
-        "per_game": sheets.number(round(line.average_per_game)),
-        "best": "\u2013" if line.best is None else sheets.number(line.best),
+        "per_game": decimal(round(line.average_per_game), 0),
+        "best": "\u2013" if line.best is None else decimal(line.best, 0),
     }

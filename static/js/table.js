@@ -90,6 +90,15 @@
     }
     return /^[0-9]+$/.test(text) ? parseInt(text, 10) : NaN;
   }
+  /* A score as the pages write it (the points filter): digits grouped from five on. */
+  function points(value, group) {
+    var digits = String(Math.abs(value));
+    if (digits.length > 4) {
+      digits = digits.replace(/\B(?=(\d{3})+$)/g, group);
+    }
+    return (value < 0 ? "-" : "") + digits;
+  }
+
   function setValue(input, value) {
     input.value = String(value);
     input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -441,12 +450,13 @@
       var now = tally();
       var problems = $("[data-problems]", preview);
       var before = JSON.parse(preview.getAttribute("data-before"));
+      var group = preview.getAttribute("data-group") || "";
       function blank() {
         $all("[data-deal-score]", preview).forEach(function (out) {
           out.textContent = "\u2013";
         });
         $all("[data-new-total]", preview).forEach(function (out, i) {
-          out.textContent = String(before[i]);
+          out.textContent = points(before[i], group);
         });
       }
       if (now.bad) {
@@ -476,8 +486,8 @@
           preview.classList.remove("has-problems");
           data.teams.forEach(function (team, i) {
             var li = $('li[data-team="' + i + '"]', preview);
-            $("[data-deal-score]", li).textContent = String(team.score);
-            $("[data-new-total]", li).textContent = String(before[i] + team.score);
+            $("[data-deal-score]", li).textContent = points(team.score, group);
+            $("[data-new-total]", li).textContent = points(before[i] + team.score, group);
           });
         } else if (data && data.errors) {
           blank();

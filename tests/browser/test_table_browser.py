@@ -244,6 +244,31 @@ def test_choosing_another_team_that_went_out_takes_back_the_books_filled_in(
     assert values(0) == empty and values(1) == {**empty, "clean_books": "5"}
 
 
+def test_the_score_bar_writes_totals_as_the_game_page_does(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    # The bar wrote "11750" where the game page writes "11,750" (German 11.750).
+    game_id = new_game(live_server)
+    for _ in range(3):
+        record(live_server, game_id)
+    with live_server.app.app_context():
+        before = games.read_game(game_id).totals
+    assert before[0] >= 10_000 > before[1]
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    totals = page.locator("[data-new-total]")
+    expect(totals.nth(0)).to_have_text(f"{before[0]:,}")
+    page.locator('label[for="went_out-none"]').tap()
+    page.locator("#t0-left").fill("100")
+    expect(totals.nth(0)).to_have_text(f"{before[0] - 100:,}")  # written by the script
+    expect(page.locator("[data-deal-score]").nth(0)).to_have_text("-100")
+    expect(totals.nth(1)).to_have_text(str(before[1]))  # four digits stay together
+    page.goto(live_server(f"/language/de?next=/games/{game_id}/deals/new"))
+    page.locator('label[for="went_out-none"]').tap()
+    page.locator("#t0-left").fill("100")
+    expect(totals.nth(0)).to_have_text(f"{before[0] - 100:,}".replace(",", "."))
+
+
 def test_two_tablets_see_each_others_saves_without_disturbing_a_form(
     live_server: LiveServer, tablet: BrowserContext
 ) -> None:

@@ -89,9 +89,13 @@ def test_a_season_standings_sheet(app: Flask, client: FlaskClient) -> None:
     assert info(response.data)["Title"] == "Standings: Winter league"
     rows = [" ".join(line.split()) for line in text(response.data).splitlines()]
     # 4 deals of 500·2 + 300·2 + 1500 + 100 + 600 = 3800 for Ann & Ben; 500 + 200 - 50 = 650.
-    assert any(row.startswith("1 Ann 1 1 100%") and row.endswith("15200 15200") for row in rows)
+    # Figures as the standings page writes them: grouped from five digits on.
+    assert any(row.startswith("1 Ann 1 1 100%") and row.endswith("15,200 15,200") for row in rows)
     assert any(row.startswith("1 Ann & Ben 1 1 100%") for row in rows)
     assert any(row.startswith("3 Cid 1 0 0%") and row.endswith("2600 2600") for row in rows)
+    german = client.get(f"/seasons/{season_id}/standings.pdf?lang=de").data
+    rows = [" ".join(line.split()) for line in text(german).splitlines()]
+    assert any(row.startswith("1 Ann 1 1 100 %") and row.endswith("15.200 15.200") for row in rows)
 
 
 def test_an_unknown_season_is_not_found(client: FlaskClient) -> None:

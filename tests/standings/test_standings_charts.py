@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 from markupsafe import Markup
 from standings_support import Season
 
@@ -86,6 +87,38 @@ def test_ticks_are_round_and_cover_the_range() -> None:
     ticks = charts.nice_ticks(-2350, 11020)
     assert ticks[0] <= -2350 and ticks[-1] >= 11020
     assert all(t % 1000 == 0 for t in ticks)
+
+
+def test_counts_are_ticked_in_whole_numbers() -> None:
+    assert charts.nice_ticks(0, 1, whole=True) == [0, 1]
+    assert charts.nice_ticks(0, 3, whole=True) == [0, 1, 2, 3]
+    for most in range(1, 200):
+        ticks = charts.nice_ticks(0, most, whole=True)
+        assert ticks[-1] >= most and all(float(t).is_integer() for t in ticks), most
+
+
+def y_ticks(svg: ET.Element) -> list[str]:
+    axis = next(g for g in svg.iter(f"{SVG_NS}g") if "y-axis" in g.get("class", ""))
+    return [t.text or "" for t in axis.iter(f"{SVG_NS}text") if t.get("text-anchor") == "end"]
+
+
+def test_a_players_histogram_counts_whole_games_in_the_pages_language(
+    app: Flask, client: FlaskClient, season: Season
+) -> None:
+    # Ann's games spread one or two to a bar: the axis read "0, 0.2, 0.5, 0.8, 1" games, with
+    # an English decimal point on a German page.
+    with app.app_context():
+        from scorekeeper.services.standings import standings
+
+        ann = next(line.players[0] for line in standings(None).players if line.name == "Ann")
+    client.get("/language/de")
+    html = client.get(f"/players/{ann}/stats").get_data(as_text=True)
+    histogram = next(svg for svg in svgs(html) if "ausgingen" in check_accessible(svg)[0])
+    ticks = y_ticks(histogram)
+    assert ticks[0] == "0" and all(tick.isdigit() for tick in ticks), ticks
+    # Where a chart has fractions, they are written the German way.
+    with app.test_request_context(), force_locale("de"):
+        assert charts.number(2.5) == "2,5" and charts.number(-12345) == "\u221212.345"
 
 
 def test_a_chart_renders_in_a_pdf(app: Flask, season: Season) -> None:

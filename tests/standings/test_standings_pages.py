@@ -92,7 +92,7 @@ def test_season_standings_page(client: FlaskClient, season: Season) -> None:
     assert "18,330" in html  # Ann's points
     assert "1.5" in html  # shared wins
     # The rules by name, as everywhere else, not by their id.
-    assert "Standard partnership</span>: 2 games, 6,530 per game" in html
+    assert "Standard partnership</span>: 2 games, 6530 per game" in html  # four digits together
     assert "Easier going out (no wild books)</span>: 1 game" in html
     assert f'action="/seasons/{season.season_id}/what-if"' in html
 
