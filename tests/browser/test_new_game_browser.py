@@ -91,6 +91,6 @@ def test_without_javascript_the_seats_are_named_by_the_server(
         expect(page.locator("#first_dealer")).to_have_value("1")
         page.locator("#t1-p1").fill("Tom")
         page.get_by_role("button", name="Start the game").click()
-        expect(page.locator("dt", has_text="Deals").locator("+ dd")).to_have_text("Sue")
+        expect(page.locator("dt", has_text="Dealer").locator("+ dd")).to_have_text("Sue")
     finally:
         context.close()

@@ -782,8 +782,12 @@ def test_seating_chooser_shows_rows_for_the_rules(client: FlaskClient) -> None:
     assert 'name="t2-p0"' in page
     assert 'name="t0-p1"' not in page
     assert 'value="simpson"' in page
+    # Everyone alone: nobody has a team to name, nor do teams sit alternately.
+    assert 'name="t0-name"' not in page and "Teams sit alternately" not in page
+    assert "The deal passes to the left." in page
     six = text(client.get("/games/new?ruleset=standard&seating=2x3"))
     assert 'name="t1-p2"' in six and 'name="t2-p0"' not in six
+    assert 'name="t1-name"' in six and "Teams sit alternately" in six
     fallback = text(client.get("/games/new?ruleset=nonsense&seating=99x9"))
     assert 'name="t1-p1"' in fallback  # the usual 2 teams of 2
 
