@@ -4,6 +4,13 @@
   "use strict";
   var root = document.documentElement;
 
+  /* A form sent back refused: the keyboard starts at what went wrong ("Nothing was saved"
+     and each problem, linked to its field), not at the top of the page. */
+  var refused = document.getElementById("form-errors");
+  if (refused) {
+    refused.focus();
+  }
+
   /* Offline: say so, and make sure nothing looks as if it could be saved. A page the
      service worker served from its cache carries data-offline-copy on <html>. */
   function isCachedCopy() {

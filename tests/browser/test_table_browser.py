@@ -333,6 +333,8 @@ def _play(page: Page, live_server: LiveServer) -> None:
     # ...and so does the server when it is saved anyway.
     page.get_by_role("button", name="Save deal 1").tap()
     expect(page.locator("#form-errors")).to_contain_text("Nothing was saved")
+    # The keyboard (and a screen reader's cursor) starts at what went wrong.
+    expect(page.locator("#form-errors")).to_be_focused()
     expect(page.locator("#t1-melded-eights_to_kings")).to_have_value("7")
     # Fixed: nobody went out.
     page.locator('label[for="went_out-none"]').tap()
