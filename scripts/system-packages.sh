@@ -4,8 +4,11 @@
 # Silent when everything is present; installs what is missing as root; otherwise explains.
 set -euo pipefail
 
-# WeasyPrint renders the PDF sheets with Pango; DejaVu is the embedded font.
+# WeasyPrint renders the PDF sheets with Pango; DejaVu is the embedded font. Names in Chinese
+# or Japanese and emoji print with Droid Sans Fallback and Symbola (3 MB together), which
+# fontconfig finds for the letters DejaVu lacks; without them they print as empty boxes.
 PACKAGES="libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core"
+PACKAGES="$PACKAGES fonts-droid-fallback fonts-symbola"
 if [[ "${1:-}" == "test" ]]; then
     # pdftotext/pdftoppm read the sheets back; Chromium runs the browser suite; the
     # PostgreSQL server runs the suite's second pass (scripts/test-postgres.sh).
