@@ -466,6 +466,7 @@
           .getAttribute("data-bad-number")
           .replace("{field}", label ? label.textContent.trim() : now.bad.name);
         preview.classList.add("has-problems");
+        scrollableByKeyboard(problems);
         return;
       }
       var question = {
@@ -503,6 +504,7 @@
           blank();
           problems.textContent = preview.getAttribute("data-offline");
         }
+        scrollableByKeyboard(problems);
       });
     }
     var refreshSoon = debounce(refresh, 200);
@@ -607,6 +609,13 @@
     if (preview) {
       preview.hidden = false;
       keepFocusClearOf(preview);
+      var problemsBox = $("[data-problems]", preview);
+      if ("ResizeObserver" in window) {
+        // Turning the tablet changes how much of the list fits.
+        new ResizeObserver(function () {
+          scrollableByKeyboard(problemsBox);
+        }).observe(problemsBox);
+      }
       refresh();
     }
   }
@@ -623,6 +632,16 @@
     measure();
     if ("ResizeObserver" in window) {
       new ResizeObserver(measure).observe(bar);
+    }
+  }
+
+  /* A list that scrolls inside its box (the problems in the score bar) is a tab stop while
+     it has more than it shows, so a keyboard can scroll it too; not while it all fits. */
+  function scrollableByKeyboard(box) {
+    if (box.scrollHeight > box.clientHeight + 1) {
+      box.setAttribute("tabindex", "0");
+    } else if (box !== document.activeElement) {
+      box.removeAttribute("tabindex");
     }
   }
 

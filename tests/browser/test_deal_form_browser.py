@@ -126,3 +126,58 @@ def test_each_step_button_names_its_team(live_server: LiveServer, page: Page) ->
     ).to_have_accessible_name("One more: Jokers, Cards melded, Kit & O'Neil")
     everyone = [name for names in per_team for name in names]
     assert len(set(everyone)) == len(everyone), "two -/+ buttons have the same name"
+
+
+# The score bar's height, its problems box and what it holds.
+BAR_JS = """
+() => {
+  const bar = document.querySelector("#deal-preview");
+  const box = bar.querySelector("[data-problems]");
+  return {
+    bar: bar.getBoundingClientRect().height,
+    texts: [...box.querySelectorAll("li")].map(li => li.textContent),
+    overflow: getComputedStyle(box).overflowY,
+    scroll: box.scrollHeight,
+    client: box.clientHeight,
+    tabindex: box.getAttribute("tabindex"),
+    live: box.getAttribute("aria-live"),
+  };
+}
+"""
+
+# Whether the last problem is inside the box's visible part.
+LAST_SHOWN_JS = """
+() => {
+  const box = document.querySelector("[data-problems]");
+  const last = box.querySelector("li:last-child").getBoundingClientRect();
+  const seen = box.getBoundingClientRect();
+  return last.top >= seen.top - 0.5 && last.bottom <= seen.bottom + 0.5;
+}
+"""
+
+
+def test_many_problems_leave_the_form_room(live_server: LiveServer, page: Page) -> None:
+    """An impossible deal lists a problem for every figure; the bar stays a third of the
+    screen at most, and every problem can still be read by scrolling the list."""
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    page.evaluate("document.querySelectorAll('#deal-form details').forEach(d => d.open = true)")
+    page.locator('label[for="went_out-1"]').tap()
+    for team in (0, 1):
+        for where in ("clean_books", "dirty_books", "red_threes", "melded-jokers", "left-twos"):
+            page.locator(f"#t{team}-{where}").fill("30")
+    expect(page.locator("[data-problems] li").nth(5)).to_be_attached()
+
+    at = page.evaluate(BAR_JS)
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert at["bar"] <= 0.35 * height, f"score bar {at['bar']:.0f} of {height} px"
+    assert len(at["texts"]) >= 6 and all(at["texts"]), at["texts"]
+    assert at["live"] == "polite"
+    # The rest scrolls into view inside the bar, by finger and by keyboard.
+    assert at["overflow"] == "auto" and at["scroll"] > at["client"], at
+    assert at["tabindex"] == "0"
+    assert not page.evaluate(LAST_SHOWN_JS)
+    box = page.locator("[data-problems]")
+    box.focus()
+    page.keyboard.press("End")
+    page.wait_for_function(LAST_SHOWN_JS)
