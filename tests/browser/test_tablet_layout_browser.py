@@ -1,0 +1,109 @@
+"""Tablet layout in a real Chromium, upright and on its side: words stay whole in tables,
+wide tables show that they scroll, and nothing at the table is squashed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from browser_support import VIEWPORTS, LiveServer
+from playwright.sync_api import Browser, Page
+from test_pages_audit import OVERFLOW_JS
+from test_table_browser import new_game
+
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import games
+
+pytestmark = pytest.mark.browser
+
+# Every word in the elements matching the selector that the browser laid out over more
+# than one line (a word broken in its middle). Elements matching `names` are left out:
+# a player's name may be 80 letters without a space and may break anywhere.
+SPLIT_WORDS_JS = """
+([selector, names]) => {
+  const split = [];
+  for (const root of document.querySelectorAll(selector)) {
+    if (names && root.closest(names)) continue;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (names && node.parentElement.closest(names)) continue;
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(
+          [...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))
+        );
+        if (lines.size > 1) split.push(word[0]);
+      }
+    }
+  }
+  return split;
+}
+"""
+
+
+@pytest.fixture(params=["portrait", "landscape"])
+def viewport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def german(viewport: str, browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    """A tablet whose browser asks for German, the language with the longest words."""
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": VIEWPORTS[viewport]},
+        locale="de",
+        service_workers="block",
+    )
+    yield context.new_page()
+    context.close()
+
+
+def _corrected_game(server: LiveServer) -> int:
+    """A game whose first deal was corrected in many fields, undone, and corrected again:
+    a long log, its dates marked as undone, a longer team name."""
+    game_id = new_game(server, ("Annemarie", "Benedikt", "Cid", "Dee"))
+    out = TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=1,
+        red_threes=1,
+        melded=Cards(points=750),
+        left=Cards(points=20),
+        went_out=True,
+    )
+    stay = TeamTally(clean_books=1, melded=Cards(points=260), left=Cards(points=135))
+    more = TeamTally(
+        clean_books=3,
+        dirty_books=4,
+        wild_books=2,
+        red_threes=2,
+        melded=Cards(points=950),
+        left=Cards(points=120),
+        went_out=True,
+    )
+    other = TeamTally(
+        clean_books=2, dirty_books=1, red_threes=1, melded=Cards(points=460), left=Cards(points=35)
+    )
+    with server.app.app_context():
+        games.record_deal(game_id, [out, stay])
+        deal = games.load_game(game_id).deals[0]
+        games.correct_deal(game_id, 1, deal.version, [more, other])
+        games.undo_last_correction(game_id)
+        deal = games.load_game(game_id).deals[0]
+        changed = replace(out, dirty_books=5)
+        games.correct_deal(game_id, 1, deal.version, [changed, stay])
+    return game_id
+
+
+def test_the_correction_log_keeps_its_words_whole(live_server: LiveServer, german: Page) -> None:
+    """'Gemischte Bücher', 'Ausgelegte Karten', 'Punkte' were cut as 'Gemischt / e'."""
+    german.goto(live_server(f"/games/{_corrected_game(live_server)}/corrections"))
+    assert german.get_by_role("cell", name="Gemischte Bücher").count() > 0
+    split = german.evaluate(SPLIT_WORDS_JS, [".corrections th, .corrections td", ".name"])
+    assert split == [], f"words broken across lines: {split}"
+    size = german.evaluate(OVERFLOW_JS)
+    assert size["scroll"] <= size["width"], size
