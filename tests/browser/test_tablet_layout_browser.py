@@ -107,3 +107,17 @@ def test_the_correction_log_keeps_its_words_whole(live_server: LiveServer, germa
     assert split == [], f"words broken across lines: {split}"
     size = german.evaluate(OVERFLOW_JS)
     assert size["scroll"] <= size["width"], size
+
+
+def test_the_trackers_checkboxes_keep_their_size(live_server: LiveServer, german: Page) -> None:
+    """On its side, the tracker's column squashed "We opened" ("Wir haben eröffnet") to a
+    box 13 px wide beside its words."""
+    german.goto(live_server(f"/games/{new_game(live_server)}"))
+    boxes = german.locator(".tracker .choice input[type=checkbox]")
+    assert boxes.count() >= 4
+    for i in range(boxes.count()):
+        box = boxes.nth(i).bounding_box()
+        assert box is not None
+        assert box["width"] >= 26 and abs(box["width"] - box["height"]) < 1, box
+    split = german.evaluate(SPLIT_WORDS_JS, [".tracker", ""])
+    assert split == [], f"words broken across lines: {split}"
