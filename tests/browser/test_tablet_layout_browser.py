@@ -121,3 +121,34 @@ def test_the_trackers_checkboxes_keep_their_size(live_server: LiveServer, german
         assert box["width"] >= 26 and abs(box["width"] - box["height"]) < 1, box
     split = german.evaluate(SPLIT_WORDS_JS, [".tracker", ""])
     assert split == [], f"words broken across lines: {split}"
+
+
+@pytest.mark.parametrize("path", ["/standings", "/seasons/{season}"])
+def test_wide_standings_show_that_they_scroll(
+    path: str, viewport: str, live_server: LiveServer, german: Page
+) -> None:
+    """The tables are wider than a tablet: they scroll inside a labelled tab stop, the
+    names stay in view, and the links above them are not stretched into tall boxes."""
+    german.goto(live_server(path.format(**live_server.ids)))
+    wraps = german.locator(".table-wrap:has(.standings-table)")
+    assert wraps.count() >= 2
+    for i in range(wraps.count()):
+        wrap = wraps.nth(i)
+        assert wrap.get_attribute("tabindex") == "0"
+        caption = wrap.locator("caption").inner_text().strip()
+        assert caption and wrap.get_attribute("role") == "region"
+        assert german.get_by_role("region", name=caption).count() == 1
+        wrap.focus()
+        for _ in range(3):
+            german.keyboard.press("ArrowRight")  # the arrow keys scroll the table
+        german.wait_for_function("w => w.scrollLeft > 0", arg=wrap.element_handle())
+        # At its right-hand end the names are still there, at the left edge.
+        wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+        name = wrap.locator("tbody th[scope=row]").first.bounding_box()
+        edge = wrap.bounding_box()
+        assert name and edge and abs(name["x"] - edge["x"]) < 1.5, (name, edge)
+    for link in german.locator(".standings-nav > a").all():
+        box = link.bounding_box()
+        assert box and box["height"] < 70, box
+    size = german.evaluate(OVERFLOW_JS)
+    assert size["scroll"] <= size["width"], size
