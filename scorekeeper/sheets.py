@@ -17,6 +17,7 @@ import mimetypes
 import os
 import string
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -57,6 +58,8 @@ PT_MM = 25.4 / 72
 PX_MM = 25.4 / 96  # WeasyPrint measures in CSS pixels
 LINE_HEIGHT = 1.15
 MAX_ROW_MM, MIN_ROW_MM = 9.0, 2.2
+# Below this, three teams or more print their deals two blocks side by side (see _layout).
+LEGIBLE_ROW_MM = 3.0
 MIN_FONT_PT = 4.5
 END_MARK = "sheet-end"
 
@@ -161,12 +164,19 @@ class Layout:
 
     @property
     def label_pct(self) -> float:
-        share = 0.37 if self.per_row > 1 else (0.24 if self.teams <= 4 else 0.19)
+        if self.per_row > 1:
+            # Half a page wide, three teams or more leave the labels less room.
+            share = 0.37 if self.teams == 2 else (0.3 if self.teams <= 4 else 0.25)
+        else:
+            share = 0.24 if self.teams <= 4 else 0.19
         return round(self._block_pct * share, 3)
 
     @property
     def rate_pct(self) -> float:
-        share = 0.12 if self.per_row > 1 else (0.08 if self.teams <= 4 else 0.065)
+        if self.per_row > 1:
+            share = 0.12 if self.teams == 2 else (0.1 if self.teams <= 4 else 0.085)
+        else:
+            share = 0.08 if self.teams <= 4 else 0.065
         return round(self._block_pct * share, 3)
 
     @property
@@ -182,10 +192,24 @@ class Layout:
     def _team_pct(self) -> float:
         return (self._block_pct - self.label_pct - self.rate_pct) / self.teams
 
+    @property
+    def dense(self) -> bool:
+        """Three teams or more in blocks side by side: narrow columns, less padding."""
+        return self.per_row > 1 and self.teams > 2
+
+    @property
+    def most_font_pt(self) -> float:
+        """The largest type that writes a five-figure score (minus 15000) in a points cell."""
+        width_mm = (self.paper.width_mm - 2 * MARGIN_MM) * self.points_pct / 100
+        padding_mm = 0.8 if self.dense else 1.6
+        return max((width_mm - padding_mm) / (5 * 0.64 * PT_MM), MIN_FONT_PT)
+
     def with_row(self, row_mm: float) -> Layout:
         """The same sheet with another row height, and the type size that goes with it."""
         row_mm = max(round(row_mm, 2), MIN_ROW_MM)
-        return replace(self, row_mm=row_mm, font_pt=_font_for(row_mm, self.teams))
+        return replace(
+            self, row_mm=row_mm, font_pt=_font_for(row_mm, self.teams, self.most_font_pt)
+        )
 
     def name_scale(self, name: str) -> float:
         """How much to shrink a team name so it takes at most about three lines."""
@@ -453,9 +477,12 @@ def rules_card(rules: RuleSet) -> RulesCard:
 # Sizes
 
 
-def _font_for(row_mm: float, teams: int) -> float:
-    """Type that fits the row: larger rows take larger type, up to a comfortable size."""
-    font = min(max(row_mm * 1.45, MIN_FONT_PT), 8.5)
+def _font_for(row_mm: float, teams: int, most: float = 8.5) -> float:
+    """Type that fits the row: larger rows take larger type, up to a comfortable size.
+
+    ``most``: the largest type the columns are wide enough for (see Layout.most_font_pt).
+    """
+    font = min(max(row_mm * 1.45, MIN_FONT_PT), 8.5, most)
     return round(min(font, 7.5) if teams >= 6 else font, 2)
 
 
@@ -509,9 +536,6 @@ def _layout(
     """
     deals = len(blocks)
     lines = len(blocks[0].rows)
-    # Two teams fit twice across the page; more need the full width for columns to write in.
-    per_row = 2 if teams == 2 and deals > 1 else 1
-    grid_rows = ceil(deals / per_row)
     card_font = 7.0 if deals <= 5 else 6.3
     footer_mm = 6.0
     available = (
@@ -522,34 +546,60 @@ def _layout(
         - footer_mm
         - extra_mm
     )
-    # Side by side, a deal heading that names its concealed book takes one more line.
-    concealed = any(block.concealed for block in blocks) and per_row > 1
     # The headings' texts do not change with the type size: measured once, not on every step.
     titles = _title_letters(blocks)
     notes = [block.note for block in blocks]
     dealers = [block.dealer or "" for block in blocks]
-    row_mm = MAX_ROW_MM
-    while row_mm > MIN_ROW_MM:
-        font_pt = _font_for(row_mm, teams)
-        table_mm = (
-            grid_rows * lines * row_mm
-            + _headings_mm(paper, teams, per_row, font_pt, titles, notes, dealers, heads)
-            + (grid_rows - 1) * 1.6
-            + (0.45 * font_pt if concealed else 0)
-            + 1.0
-        )
-        if table_mm <= available:
-            break
-        row_mm = round(row_mm - 0.1, 2)
+    labels = [row.label for row in blocks[0].rows]
+
+    def row_for(per_row: int) -> float:
+        """The tallest rows that let the deals fit, ``per_row`` blocks side by side."""
+        grid_rows = ceil(deals / per_row)
+        # Side by side, a deal heading that names its concealed book takes one more line.
+        concealed = any(block.concealed for block in blocks) and per_row > 1
+        probe = Layout(paper, teams, per_row, MIN_ROW_MM, 0, 0)
+        most = probe.most_font_pt
+        label_mm = (paper.width_mm - 2 * MARGIN_MM) * probe.label_pct / 100 - 1.6
+        row_mm = MAX_ROW_MM
+        while row_mm > MIN_ROW_MM:
+            font_pt = _font_for(row_mm, teams, most)
+            line_mm = font_pt * LINE_HEIGHT * PT_MM
+            # A label too long for its cell (a special book's name) wraps: its row grows.
+            taller = sum(
+                max(_wrapped_lines(label, label_mm, font_pt) * line_mm + 0.4 - row_mm, 0)
+                for label in labels
+                if len(label) * 0.5 * font_pt * PT_MM > label_mm
+            )
+            table_mm = (
+                grid_rows * (lines * row_mm + taller)
+                + _headings_mm(paper, teams, per_row, font_pt, titles, notes, dealers, heads)
+                + (grid_rows - 1) * 1.6
+                + (0.45 * font_pt if concealed else 0)
+                + 1.0
+            )
+            if table_mm <= available:
+                break
+            row_mm = round(row_mm - 0.1, 2)
+        return row_mm
+
+    # Two teams fit twice across the page; more need the full width for columns to write in,
+    # unless the deals are so many (house rules allow 12) that rows a block wide would be too
+    # low to read or write in: then two blocks side by side halve the rows.
+    per_row = 2 if teams == 2 and deals > 1 else 1
+    row_mm = row_for(per_row)
+    if per_row == 1 and deals > 1 and row_mm < LEGIBLE_ROW_MM:
+        side_by_side = row_for(2)
+        if side_by_side > row_mm:
+            per_row, row_mm = 2, side_by_side
     return Layout(
         paper=paper,
         teams=teams,
         per_row=per_row,
-        row_mm=row_mm,
-        font_pt=_font_for(row_mm, teams),
+        row_mm=MIN_ROW_MM,
+        font_pt=MIN_FONT_PT,
         card_font_pt=card_font,
-        line_rows=grid_rows * lines,
-    )
+        line_rows=ceil(deals / per_row) * lines,
+    ).with_row(row_mm)
 
 
 def _title_letters(blocks: Sequence[Block]) -> list[float]:
@@ -654,7 +704,8 @@ def _top_mm(paper: Paper, kicker: str, title: str, meta: Sequence[MetaLine]) -> 
     # A 7.5 pt kicker over the 14 pt title, in the other 58 % less 4 mm.
     titles_mm = (
         _text_lines([kicker], width * 0.58 - 4, 7.5) * 7.5 * LINE_HEIGHT
-        + _text_lines([title], width * 0.58 - 4, 14, em=0.6) * 14 * 1.1
+        # Bold: about a tenth wider than the regular type _wrapped_lines measures.
+        + _wrapped_lines(title, width * 0.58 - 4, 14 * 1.1) * 14 * 1.1
     ) * PT_MM
     three_lines_mm = 3 * 8 * LINE_HEIGHT * PT_MM + 1.6
     return 13.0 + max(meta_mm, titles_mm, three_lines_mm) - three_lines_mm
@@ -747,39 +798,89 @@ def _value_text(rules: RuleSet, field_name: str, raw: str) -> str:
 
 FOOTNOTE_PT = 6.5
 MOST_FOOTNOTES = 24
+# The most the footnotes may take of the page (about eleven lines): a longer log leaves its
+# earlier changes to the game's correction log, so the deals keep rows one can read.
+MOST_NOTES_MM = 30.0
+# A team's name in a footnote: the sheet prints it whole over the deals.
+NOTE_NAME_LETTERS = 24
+
+
+def _letter_em(letter: str) -> float:
+    """About how wide ``letter`` is in DejaVu Sans, in em."""
+    if letter in " .,:;!|'()[]ilIjtfr":
+        return 0.35
+    if letter in "MWmw\u03a9\u00c6\u0152\u2014":
+        return 1.0
+    if letter.isdigit():
+        return 0.64
+    if unicodedata.east_asian_width(letter) in ("W", "F"):
+        return 1.0
+    if letter.isupper():
+        return 0.77
+    return 0.62
+
+
+def _wrapped_lines(text: str, width_mm: float, font_pt: float) -> int:
+    """How many lines ``text`` takes in a column ``width_mm`` wide, wrapped word by word.
+
+    A word too long for a line starts a line of its own and is broken where it overflows
+    (``overflow-wrap: anywhere``), as WeasyPrint does.
+    """
+    em_mm = font_pt * PT_MM
+    lines, used = 1, 0.0
+    space = _letter_em(" ") * em_mm
+    for word in text.split():
+        wide = sum(_letter_em(letter) for letter in word) * em_mm
+        if used and used + space + wide > width_mm:
+            lines, used = lines + 1, 0.0
+        elif used:
+            used += space
+        while wide > width_mm:
+            lines, wide = lines + 1, wide - width_mm
+        used += wide
+    return lines
 
 
 def _notes_mm(notes: Sequence[str]) -> float:
+    """The height of the footnotes: the notes, after their heading, in one paragraph."""
     if not notes:
         return 0.0
     width = PAPERS["letter"].width_mm - 2 * MARGIN_MM
-    lines = _text_lines(["; ".join(notes) + " " * 60], width, FOOTNOTE_PT)
+    heading = _("Corrected after the deal was first entered:")
+    lines = _wrapped_lines(f"\u2020 {heading} " + "; ".join(notes), width, FOOTNOTE_PT)
     return lines * FOOTNOTE_PT * LINE_HEIGHT * PT_MM + 1.5
 
 
+def _earlier(count: int) -> str:
+    """The note that stands for the changes left to the game's correction log."""
+    return str(
+        ngettext(
+            "%(count)d earlier change is in the game's correction log",
+            "%(count)d earlier changes are in the game's correction log",
+            count,
+            count=count,
+        )
+    )
+
+
 def _footnotes(view: GameView) -> list[str]:
-    """The correction log in words, the latest changes when it is too long for the page."""
+    """The correction log in words, the latest changes when it is too long for the page.
+
+    At most :data:`MOST_FOOTNOTES` changes, and no more than fit in :data:`MOST_NOTES_MM`:
+    long names or long values make fewer of them fit.
+    """
     rules = view.rules
     labels = _field_labels(rules)
     corrections = list(view.game.corrections)
     notes = []
-    if len(corrections) > MOST_FOOTNOTES:
-        earlier = len(corrections) - MOST_FOOTNOTES
-        corrections = corrections[earlier:]
-        notes.append(
-            ngettext(
-                "%(count)d earlier change is in the game's correction log",
-                "%(count)d earlier changes are in the game's correction log",
-                earlier,
-                count=earlier,
-            )
-        )
-    for c in corrections:
+    for c in corrections[-MOST_FOOTNOTES:]:
         team = (
             view.team_names[c.team_position]
             if c.team_position is not None and c.team_position < len(view.team_names)
             else ""
         )
+        if len(team) > NOTE_NAME_LETTERS:
+            team = team[: NOTE_NAME_LETTERS - 1] + "\N{HORIZONTAL ELLIPSIS}"
         text = _(
             "Deal %(deal)d, %(team)s, %(field)s: %(old)s \u2192 %(new)s",
             deal=c.deal_number,
@@ -791,7 +892,11 @@ def _footnotes(view: GameView) -> list[str]:
         if c.undone_at is not None:
             text = _("%(change)s (undone)", change=text)
         notes.append(text)
-    return notes
+    earlier = len(corrections) - len(notes)
+    while len(notes) > 1 and _notes_mm([_earlier(earlier), *notes]) > MOST_NOTES_MM:
+        notes.pop(0)
+        earlier += 1
+    return [_earlier(earlier), *notes] if earlier else notes
 
 
 def _status(view: GameView) -> tuple[str, str]:

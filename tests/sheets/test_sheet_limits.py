@@ -1,0 +1,144 @@
+"""Sheets at the edges of what the app allows still print on one legible page.
+
+House rules may have up to 12 deals, names of teams, rules and special books up to 80
+letters in one word, and a game any number of corrections: each once made a sheet of two
+pages, rows squeezed to 2 mm, or words printed off the page or over each other.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sheet_support import clashes, info, reading, save_pngs
+
+from scorekeeper import sheets
+from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.services import games, rulesets
+from scorekeeper.services.games import TeamSpec
+
+OUT = TeamTally(
+    clean_books=2,
+    dirty_books=2,
+    wild_books=1,
+    red_threes=1,
+    melded=Cards(points=600),
+    went_out=True,
+)
+STAYING = TeamTally(clean_books=1, red_threes=1, melded=Cards(points=300), left=Cards(points=90))
+
+
+def _house_rules(app: Flask, name: str, overrides: dict[str, object]) -> str:
+    with app.app_context():
+        return str(rulesets.create_house_rules(name, "standard", overrides).id)
+
+
+@pytest.mark.parametrize(
+    ("deals", "teams", "paper"),
+    [(9, 3, "a4"), (12, 3, "letter"), (12, 4, "a4"), (12, 5, "letter"), (12, 7, "a4")],
+)
+def test_a_blank_sheet_of_many_deals_and_teams_is_one_page(
+    app: Flask, client: FlaskClient, deals: int, teams: int, paper: str
+) -> None:
+    _house_rules(app, f"Deals {deals}", {"deal_count": deals})
+    response = client.get(f"/sheets/blank.pdf?ruleset=deals-{deals}&teams={teams}&paper={paper}")
+    assert response.status_code == 200
+    pdf = response.data
+    save_pngs(pdf, f"blank-{deals}-deals-{teams}-teams-{paper}")
+    assert info(pdf)["Pages"] == "1"
+    assert clashes(pdf) == []
+    words = reading(pdf)
+    for number in range(1, deals + 1):
+        assert f"Deal {number} Opening" in words
+    # Rows one can still write in: two deals side by side halve the rows a block wide.
+    with app.test_request_context():
+        rules = rulesets.resolve(f"deals-{deals}")
+        layout = sheets.blank_sheet(rules, teams, sheets.PAPERS[paper]).layout
+    # (At least 2.4 mm on Letter with 12 deals; 120 rows a block wide would be 1.3 mm.)
+    assert layout.row_mm >= 2.4
+    assert layout.font_pt >= sheets.MIN_FONT_PT
+
+
+def test_a_filled_sheet_of_twelve_deals_and_three_teams_is_one_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    _house_rules(app, "Deals 12", {"deal_count": 12})
+    teams = [TeamSpec("", [f"Ann {i}", f"Ben {i}"]) for i in range(3)]
+    with app.app_context():
+        game_id = games.start_game("deals-12", teams, played_on=date(2026, 11, 28)).id
+        for _deal in range(12):
+            games.record_deal(game_id, [OUT, STAYING, STAYING])
+    for paper in ("a4", "letter"):
+        pdf = client.get(f"/games/{game_id}/sheet.pdf?paper={paper}").data
+        save_pngs(pdf, f"game-12-deals-3-teams-{paper}")
+        assert info(pdf)["Pages"] == "1"
+        assert clashes(pdf) == []
+        assert "Winner: Ann 0 & Ben 0 with" in reading(pdf)
+
+
+def test_many_corrections_and_long_names_keep_one_page_of_legible_rows(
+    app: Flask, client: FlaskClient
+) -> None:
+    teams = [TeamSpec(letter * 80, [f"{letter}1", f"{letter}2"]) for letter in "ÄWΩ"]
+    with app.app_context():
+        game_id = games.start_game("standard", teams, played_on=date(2026, 11, 28)).id
+        for _deal in range(4):
+            games.record_deal(game_id, [OUT, STAYING, STAYING])
+        for change in range(30):
+            number = change % 4 + 1
+            more = 5 * (change + 1)
+            version = games.load_game(game_id).deals[number - 1].version
+            games.correct_deal(
+                game_id,
+                number,
+                version,
+                [
+                    replace(OUT, melded=Cards(points=600 + more)),
+                    replace(STAYING, left=Cards(points=90 + more)),
+                    replace(STAYING, melded=Cards(points=300 + more), left=Cards(points=95 + more)),
+                ],
+            )
+        logged = len(games.load_game(game_id).corrections)
+    assert logged > 80
+    for paper in ("a4", "letter"):
+        pdf = client.get(f"/games/{game_id}/sheet.pdf?paper={paper}").data
+        save_pngs(pdf, f"game-long-names-long-log-{paper}")
+        assert info(pdf)["Pages"] == "1"
+        assert [clash for clash in clashes(pdf) if "past the edge" in clash] == []
+        words = reading(pdf)
+        earlier = re.search(r"(\d+) earlier changes are in the game's correction log", words)
+        assert earlier, words
+        # The latest change is listed, the earlier ones are counted: none is lost.
+        assert int(earlier.group(1)) + words.count(" \u2192 ") == logged
+        with app.test_request_context():
+            sheet = sheets.game_sheet(games.read_game(game_id), sheets.PAPERS[paper])
+        # The footnotes were estimated as tall as they print: the rows keep their height.
+        assert sheet.layout.row_mm >= 3.0
+        assert sheets._notes_mm(sheet.footnotes) <= sheets.MOST_NOTES_MM
+
+
+def test_a_long_name_of_house_rules_wraps_under_the_title(app: Flask, client: FlaskClient) -> None:
+    ruleset = _house_rules(app, "X" * 80, {})
+    for paper in ("a4", "letter"):
+        pdf = client.get(f"/sheets/blank.pdf?ruleset={ruleset}&paper={paper}").data
+        save_pngs(pdf, f"blank-long-rules-name-{paper}")
+        assert info(pdf)["Pages"] == "1"
+        assert clashes(pdf) == []
+        # Title, rules card and footer each print the whole name, broken across lines.
+        assert sum(len(run) for run in re.findall(r"X{3,}", reading(pdf))) == 3 * 80
+
+
+def test_a_long_name_of_a_special_book_wraps_in_its_row(app: Flask, client: FlaskClient) -> None:
+    book = {"id": "long", "name": "B" * 80, "bonus": 1000, "min_points": 35}
+    ruleset = _house_rules(app, "Long book", {"special_books": [book]})
+    for teams, paper in ((2, "a4"), (3, "letter")):
+        pdf = client.get(f"/sheets/blank.pdf?ruleset={ruleset}&teams={teams}&paper={paper}").data
+        save_pngs(pdf, f"blank-long-book-name-{teams}-{paper}")
+        assert info(pdf)["Pages"] == "1"
+        assert clashes(pdf) == []
+        # Four deal blocks and the rules card each print the whole name.
+        assert sum(len(run) for run in re.findall(r"B{3,}", reading(pdf))) == 5 * 80
