@@ -62,7 +62,7 @@ class LiveServer:
         self.thread.join(timeout=5)
 
 
-def _going_out() -> TeamTally:
+def going_out() -> TeamTally:
     return TeamTally(
         clean_books=2,
         dirty_books=2,
@@ -74,7 +74,7 @@ def _going_out() -> TeamTally:
     )
 
 
-def _staying(melded: int = 260) -> TeamTally:
+def staying(melded: int = 260) -> TeamTally:
     return TeamTally(
         clean_books=1, melded=Cards(points=melded), left=Cards(points=135), went_out=False
     )
@@ -93,17 +93,17 @@ def _seed(app: Flask) -> dict[str, int]:
             played_on=date(2026, 2, 1),
         )
         for _ in range(finished.rules().deal_count):
-            games.record_deal(int(finished.id), [_going_out(), _staying()])
+            games.record_deal(int(finished.id), [going_out(), staying()])
         game = games.start_game(
             "standard",
             [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])],
             season_id=season.id,
         )
         game_id = int(game.id)
-        games.record_deal(game_id, [_going_out(), _staying()])
-        games.record_deal(game_id, [_staying(300), _going_out()])
+        games.record_deal(game_id, [going_out(), staying()])
+        games.record_deal(game_id, [staying(300), going_out()])
         first = games.load_game(game_id).deals[0]
-        games.correct_deal(game_id, 1, first.version, [_going_out(), _staying(280)])
+        games.correct_deal(game_id, 1, first.version, [going_out(), staying(280)])
         player = player_service.all_players()[0]
         if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
             backups.make_backup()  # so the settings page lists one, with its restore form

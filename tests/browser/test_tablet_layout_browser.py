@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from browser_support import VIEWPORTS, LiveServer
+from browser_support import VIEWPORTS, LiveServer, going_out, staying
 from playwright.sync_api import Browser, Page
 from test_pages_audit import OVERFLOW_JS
 from test_table_browser import new_game
@@ -66,16 +66,7 @@ def _corrected_game(server: LiveServer) -> int:
     """A game whose first deal was corrected in many fields, undone, and corrected again:
     a long log, its dates marked as undone, a longer team name."""
     game_id = new_game(server, ("Annemarie", "Benedikt", "Cid", "Dee"))
-    out = TeamTally(
-        clean_books=2,
-        dirty_books=2,
-        wild_books=1,
-        red_threes=1,
-        melded=Cards(points=750),
-        left=Cards(points=20),
-        went_out=True,
-    )
-    stay = TeamTally(clean_books=1, melded=Cards(points=260), left=Cards(points=135))
+    out, stay = going_out(), staying()
     more = TeamTally(
         clean_books=3,
         dirty_books=4,

@@ -15,21 +15,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sheet_support import clashes, info, reading, save_pngs
+from test_sheet_layout import OUT, STAYING
 
 from scorekeeper import sheets
-from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.rules import Cards
 from scorekeeper.services import games, rulesets
 from scorekeeper.services.games import TeamSpec
-
-OUT = TeamTally(
-    clean_books=2,
-    dirty_books=2,
-    wild_books=1,
-    red_threes=1,
-    melded=Cards(points=600),
-    went_out=True,
-)
-STAYING = TeamTally(clean_books=1, red_threes=1, melded=Cards(points=300), left=Cards(points=90))
 
 
 def _house_rules(app: Flask, name: str, overrides: dict[str, object]) -> str:
