@@ -116,11 +116,20 @@ def rules_label(ruleset_id: str) -> str:
     preset = PRESETS.get(ruleset_id)
     if preset:
         return ruleset_name(preset)
-    if "house_rules_names" not in g:  # one query a request, and only where house rules show
+    return _house_rules_names().get(ruleset_id, ruleset_id)
+
+
+def _house_rules_names() -> dict[str, str]:
+    """House rules' names by id, read once a request.
+
+    The pages that name rules read them whether or not a line has house rules, so they run
+    as many queries with a few games as with thousands.
+    """
+    if "house_rules_names" not in g:
         rows = db.session.execute(db.select(HouseRules.slug, HouseRules.name))
         g.house_rules_names = {slug: name for slug, name in rows}
     names: dict[str, str] = g.house_rules_names
-    return names.get(ruleset_id, ruleset_id)
+    return names
 
 
 def sort_url(sort: str) -> str:
@@ -191,6 +200,7 @@ PARTNERSHIPS_SHOWN = 30
 def _standings_page(season_id: int | None) -> ResponseReturnValue:
     sort = _sort()
     table = service.standings(season_id, sort)
+    _house_rules_names()
     all_partnerships = request.args.get("partnerships") == "all"
     players = [(line.players[0], line.name) for line in table.players]
     chart_id = f"ratings-{season_id or 'all'}"
@@ -242,6 +252,7 @@ def all_time() -> ResponseReturnValue:
 @bp.get("/players/<int:player_id>/stats")
 def player_stats(player_id: int) -> ResponseReturnValue:
     stats = service.player_stats(player_id)
+    _house_rules_names()
     name = stats.player.name
     return render_template(
         "standings/player.html",
