@@ -15,6 +15,7 @@ from test_table_browser import new_game
 
 from scorekeeper.rules import Cards, TeamTally
 from scorekeeper.services import games
+from scorekeeper.services.games import TeamSpec
 
 pytestmark = pytest.mark.browser
 
@@ -143,3 +144,23 @@ def test_wide_standings_show_that_they_scroll(
         assert box and box["height"] < 70, box
     size = german.evaluate(OVERFLOW_JS)
     assert size["scroll"] <= size["width"], size
+
+
+def test_long_names_do_not_widen_the_score_sheet(live_server: LiveServer, german: Page) -> None:
+    """Team names of 40 letters without a space held the score sheet's columns at their
+    full width (a stylesheet of the standings kept table headings from breaking inside a
+    word): 1325 px on a tablet 768 px wide, and the whole page scrolled sideways."""
+    names = [letter * 80 for letter in "KLMN"]
+    with live_server.app.app_context():
+        game = games.start_game(
+            "standard",
+            [TeamSpec("Q" * 40, names[:2]), TeamSpec("R" * 40, names[2:])],
+        )
+        game_id = int(game.id)
+        games.record_deal(game_id, [going_out(), staying()])
+    german.goto(live_server(f"/games/{game_id}"))
+    assert german.get_by_role("columnheader", name="Q" * 40, exact=False).count() == 1
+    size = german.evaluate(OVERFLOW_JS)
+    assert size["scroll"] <= size["width"], size
+    sheet = german.locator(".score-sheet").bounding_box()
+    assert sheet and sheet["width"] <= size["width"], sheet
