@@ -6,6 +6,7 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import click
@@ -132,6 +133,13 @@ def points(value: int) -> str:
     return str(format_decimal(value, format="#,##0"))
 
 
+def utc_iso(value: datetime) -> str:
+    """A moment for a <time datetime="..."> attribute: ISO 8601 in UTC, to the second.
+    SQLite hands back naive datetimes; they were stored in UTC."""
+    moment = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 # Digits are grouped from five on, everywhere a number is shown: 3855, but 12.345.
 GROUPED_FROM = 10_000
 # A real minus sign: a hyphen looks like a dash on a score sheet.
@@ -241,4 +249,5 @@ def init_extensions(app: Flask) -> None:
     csrf.init_app(app)
     app.context_processor(_locale_context)
     app.add_template_filter(points)
+    app.add_template_filter(utc_iso)
     app.add_template_global(number_group)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import ipaddress
 import stat
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.extensions import db, utc_iso
 from scorekeeper.serve import lan_addresses
 
 
@@ -183,3 +184,12 @@ def test_flask_db_command_is_available(runner) -> None:  # type: ignore[no-untyp
     result = runner.invoke(args=["db", "--help"])
     assert result.exit_code == 0
     assert "upgrade" in result.output
+
+
+def test_moments_are_written_in_utc_for_time_elements() -> None:
+    """SQLite hands back naive datetimes (stored in UTC); PostgreSQL aware ones, perhaps in
+    another zone: both name the same moment in a <time datetime>."""
+    naive = datetime(2026, 12, 4, 14, 5, 9, 123456)
+    assert utc_iso(naive) == "2026-12-04T14:05:09Z"
+    amsterdam = naive.replace(tzinfo=timezone(timedelta(hours=1)))
+    assert utc_iso(amsterdam) == "2026-12-04T13:05:09Z"

@@ -45,6 +45,9 @@ SPLIT_WORDS_JS = """
 }
 """
 
+# The tops of the lines an element's text was laid out on.
+RECTS_JS = "e => [...e.getClientRects()].filter(r => r.width > 0).map(r => ({y: r.top}))"
+
 
 @pytest.fixture(params=["portrait", "landscape"])
 def viewport(request: pytest.FixtureRequest) -> str:
@@ -164,3 +167,27 @@ def test_long_names_do_not_widen_the_score_sheet(live_server: LiveServer, german
     assert size["scroll"] <= size["width"], size
     sheet = german.locator(".score-sheet").bounding_box()
     assert sheet and sheet["width"] <= size["width"], sheet
+
+
+@pytest.fixture
+def dutch(viewport: str, browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    """A tablet whose browser asks for Dutch, whose dates are written with hyphens."""
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": VIEWPORTS[viewport]},
+        locale="nl",
+        service_workers="block",
+    )
+    yield context.new_page()
+    context.close()
+
+
+def test_dates_in_the_correction_log_stay_on_one_line(live_server: LiveServer, dutch: Page) -> None:
+    """Dutch dates ("04-12-2026, 14:05") broke at their hyphens in the log's narrow column."""
+    dutch.goto(live_server(f"/games/{_corrected_game(live_server)}/corrections"))
+    split = dutch.evaluate(SPLIT_WORDS_JS, [".corrections td", ".name"])
+    assert split == [], f"words broken across lines: {split}"
+    dates = dutch.locator(".corrections time")
+    assert dates.count() >= 4  # when each change was made, and when one was undone
+    for i in range(dates.count()):
+        assert dates.nth(i).get_attribute("datetime")
+        assert len({round(r["y"]) for r in dates.nth(i).evaluate(RECTS_JS)}) == 1

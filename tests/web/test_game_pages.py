@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from scorekeeper import create_app
 from scorekeeper.demo import run_demo
-from scorekeeper.extensions import db
+from scorekeeper.extensions import db, utc_iso
 from scorekeeper.models import Correction, Deal, DealResult, Game, Player
 from scorekeeper.services import players as player_service
 
@@ -432,7 +432,13 @@ def test_correcting_a_deal_logs_it_and_undo_puts_it_back(app: Flask, client: Fla
     assert undone.status_code == 302
     log = text(client.get(undone.headers["Location"]))
     assert "The last correction of deal 1 was undone." in log
-    assert "undone" in log
+    # When it was made and when it was undone, each a <time> in UTC (not escaped text).
+    with app.app_context():
+        made = db.session.scalar(db.select(Correction))
+        assert made is not None and made.undone_at is not None
+        stamps = [utc_iso(made.created_at), utc_iso(made.undone_at)]
+    assert re.search(rf'<time datetime="{stamps[0]}">[^<]+</time>\s*<span class="mark">', log)
+    assert re.search(rf'class="mark">undone <time datetime="{stamps[1]}">[^<]+</time><', log)
     assert "Undo the last correction" not in log
     sheet = text(client.get(f"/games/{game_id}"))
     assert nums(row(sheet, 1)) == [3855, 3855, 615, 615]
