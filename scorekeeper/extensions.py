@@ -6,7 +6,7 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 import click
@@ -112,6 +112,23 @@ def select_locale() -> str | None:
         if chosen in languages:
             return str(chosen)
     return request.accept_languages.best_match(languages)
+
+
+_LOCAL_ZONE = "scorekeeper.local_zone"
+
+
+def select_timezone() -> tzinfo | None:
+    """Times are shown as the clock at the table reads them: in the time zone of the machine
+    the app runs on (``TZ`` or its system setting), the zone whose date ``date.today()``
+    gives a new game. ``BABEL_DEFAULT_TIMEZONE`` in the instance config names another."""
+    if "BABEL_DEFAULT_TIMEZONE" in current_app.config:
+        return None  # Flask-Babel uses the zone named there
+    zone: tzinfo | None = current_app.extensions.get(_LOCAL_ZONE)
+    if zone is None:
+        from babel.localtime import get_localzone  # reads TZ, else /etc/localtime
+
+        zone = current_app.extensions[_LOCAL_ZONE] = get_localzone()
+    return zone
 
 
 def _vary_by_language(response: Response) -> Response:
@@ -244,7 +261,7 @@ def init_extensions(app: Flask) -> None:
     db.init_app(app)
     app.extensions["migrate"] = _MigrateOnFirstUse(app)
     app.cli.add_command(_MigrateCommands("db", help="Perform database migrations."))
-    babel.init_app(app, locale_selector=select_locale)
+    babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)
     app.after_request(_vary_by_language)
     csrf.init_app(app)
     app.context_processor(_locale_context)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -403,6 +403,47 @@ def form_values(html: str) -> dict[str, str]:
             continue
         data[name.group(1)] = value.group(1) if value else ""
     return data
+
+
+@pytest.mark.parametrize(
+    ("zone", "configured", "shown"),
+    [
+        ("Europe/Amsterdam", None, "12/4/26, 3:05\u202fPM"),
+        ("America/New_York", None, "12/4/26, 9:05\u202fAM"),
+        ("Europe/Amsterdam", "Asia/Tokyo", "12/4/26, 11:05\u202fPM"),
+    ],
+)
+def test_the_correction_log_reads_the_clock_of_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, zone: str, configured: str | None, shown: str
+) -> None:
+    """A correction made at 14:05 UTC was shown as "2:05 PM" to a table in Amsterdam, where
+    the clock said 3:05: times are in the server machine's zone (TZ), or the configured one."""
+    monkeypatch.setenv("TZ", zone)
+    settings: dict[str, object] = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "zone.sqlite"),
+        "WTF_CSRF_ENABLED": False,
+    }
+    if configured:
+        settings["BABEL_DEFAULT_TIMEZONE"] = configured
+    app = create_app(settings, instance_path=str(tmp_path / "instance"))
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    data["t1-left"] = "215"
+    assert client.post(edit_url(game_id, 1), data=data).status_code == 302
+    with app.app_context():
+        made = datetime(2026, 12, 4, 14, 5, tzinfo=UTC)
+        db.session.execute(db.update(Correction).values(created_at=made))
+        db.session.commit()
+    log = text(client.get(f"/games/{game_id}/corrections"))
+    assert f'<time datetime="2026-12-04T14:05:00Z">{shown}</time>' in log
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 def test_correcting_a_deal_logs_it_and_undo_puts_it_back(app: Flask, client: FlaskClient) -> None:
