@@ -8,14 +8,17 @@ import re
 import zipfile
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
+from babel.dates import format_datetime
 from exchange_support import close, fresh_app, standings_facts, table_counts
 from flask import Flask
 from flask.testing import FlaskClient
 from standings_support import Season
 
 from scorekeeper import auth
+from scorekeeper.extensions import utc_iso
 from scorekeeper.services import backups, exchange, games
 
 PASSCODE = "hand-and-foot"
@@ -151,7 +154,10 @@ def test_no_file_and_a_too_large_file_are_refused(app: Flask, client: FlaskClien
 
 
 @pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
-def test_back_up_and_restore_from_the_page(app: Flask, client: FlaskClient, season: Season) -> None:
+def test_back_up_and_restore_from_the_page(
+    app: Flask, client: FlaskClient, season: Season, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TZ", "Asia/Tokyo")  # the zone of the machine the app runs on
     made = client.post("/settings/backup", follow_redirects=True)
     assert "Backed up to scorekeeper-" in page_text(made)
     with app.app_context():
@@ -159,6 +165,9 @@ def test_back_up_and_restore_from_the_page(app: Flask, client: FlaskClient, seas
         games.delete_game(season.g1)
     page = page_text(client.get("/settings"))
     assert backup.name in page and "made by hand" in page
+    assert "(UTC)" not in page  # when it was taken, as the clock at the table reads it
+    tokyo = format_datetime(backup.taken_at, "medium", tzinfo=ZoneInfo("Asia/Tokyo"), locale="en")
+    assert f'<time datetime="{utc_iso(backup.taken_at)}">{tokyo}</time>' in page
 
     unconfirmed = client.post(
         "/settings/restore", data={"name": backup.name}, follow_redirects=True
