@@ -149,6 +149,17 @@ def _ruleset_properties() -> Schema:
         "min_players": nonneg,
         "max_players": nonneg,
         "extra_decks": nonneg,
+        "min_decks": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Decks = players + extra_decks, but at least this many; 0 (and "
+            "absent, in rules stored before it existed): no floor.",
+        },
+        "max_decks": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "And at most this many; 0 (and absent): no ceiling.",
+        },
         "hand_cards": nonneg,
         "foot_cards": nonneg,
         "discard_pickup": {

@@ -64,6 +64,8 @@ ELEVEN_CARD = replace(
         "cards, no wild books; going out needs one clean and one dirty book and a last discard."
     ),
     source="002 (fr)",
+    min_decks=5,  # "cinq à six jeux de cartes"
+    max_decks=6,
     hand_cards=11,
     foot_cards=11,
     wild_limit=WildLimit.MIN_NATURALS,

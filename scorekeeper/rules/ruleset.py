@@ -100,7 +100,9 @@ class RuleSet:
     alone_when_unpaired: bool = True
     min_players: int = 2
     max_players: int = 7
-    extra_decks: int = 1  # decks = players + extra_decks
+    extra_decks: int = 1  # decks = players + extra_decks,
+    min_decks: int = 0  # but at least this many (0: no floor)
+    max_decks: int = 0  # and at most this many (0: no ceiling)
     hand_cards: int = 13
     foot_cards: int = 13
     discard_pickup: int | None = 7  # None: the whole pile
@@ -174,7 +176,10 @@ class RuleSet:
         return min(self.partnership_sizes, default=1)
 
     def decks_for(self, players: int) -> int:
-        return players + self.extra_decks
+        """One deck per player and ``extra_decks`` more, within the rules' own bounds (the
+        French text plays with five to six decks, whoever sits down)."""
+        decks = max(players + self.extra_decks, self.min_decks)
+        return min(decks, self.max_decks) if self.max_decks else decks
 
     def special_book(self, book_id: str) -> SpecialBook | None:
         return next((book for book in self.special_books if book.id == book_id), None)
@@ -214,6 +219,9 @@ class RuleSetError(ValueError):
 # ---------------------------------------------------------------------------
 # JSON form
 
+# A bound on the decks in play (0: none); no table shuffles more.
+MOST_DECKS = 100
+
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 
@@ -231,6 +239,8 @@ _INT_FIELDS = {
     "min_players",
     "max_players",
     "extra_decks",
+    "min_decks",
+    "max_decks",
     "hand_cards",
     "foot_cards",
     "book_size",
@@ -528,6 +538,13 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
             low=rules.min_players,
             high=rules.max_players,
         )
+    for bound in ("min_decks", "max_decks"):
+        if getattr(rules, bound) > MOST_DECKS:
+            fail(
+                bound, N_("%(field)s must be between %(low)d and %(high)d."), low=0, high=MOST_DECKS
+            )
+    if rules.max_decks and rules.min_decks > rules.max_decks:
+        fail("max_decks", N_("The fewest decks cannot be more than the most decks."))
     if not 1 <= rules.hand_cards <= 30 or not 1 <= rules.foot_cards <= 30:
         fail("hand_cards", N_("Hand and foot each hold between 1 and 30 cards."))
     if not 3 <= rules.book_size <= 13:

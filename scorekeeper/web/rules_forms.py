@@ -34,6 +34,7 @@ from wtforms.widgets import CheckboxInput, ListWidget  # type: ignore[import-unt
 
 from scorekeeper.messages import say
 from scorekeeper.rules import BookKind, CardClass, PlayStyle, Problem, RuleSet, WildLimit
+from scorekeeper.rules.ruleset import MOST_DECKS
 
 # Rows the page shows: deals beyond the deal count are ignored, so a table can add a
 # fifth deal without JavaScript. Saved rules with more deals get more rows.
@@ -57,6 +58,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "min_naturals": (1, 12),
     "players": (2, 10),
     "extra_decks": (0, 10_000),
+    "decks_bound": (0, MOST_DECKS),
     "cards": (1, 30),
     "discard_pickup": (1, 100),
 }
@@ -224,6 +226,9 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
     min_players = _number(_l("Fewest players"), "players")
     max_players = _number(_l("Most players"), "players")
     extra_decks = _number(_l("Decks besides one per player"), "extra_decks")
+    # Left empty means no bound, as 0 does.
+    min_decks = _number(_l("Fewest decks"), "decks_bound", required=False)
+    max_decks = _number(_l("Most decks"), "decks_bound", required=False)
     hand_cards = _number(_l("Cards in the hand"), "cards")
     foot_cards = _number(_l("Cards in the foot"), "cards")
     discard_whole_pile = BooleanField(_l("A pickup takes the whole pile"))
@@ -296,6 +301,8 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
             "min_players": rules.min_players,
             "max_players": rules.max_players,
             "extra_decks": rules.extra_decks,
+            "min_decks": rules.min_decks,
+            "max_decks": rules.max_decks,
             "hand_cards": rules.hand_cards,
             "foot_cards": rules.foot_cards,
             "discard_whole_pile": rules.discard_pickup is None,
@@ -410,6 +417,8 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
             "min_players": self.min_players.data,
             "max_players": self.max_players.data,
             "extra_decks": self.extra_decks.data,
+            "min_decks": self.min_decks.data or 0,
+            "max_decks": self.max_decks.data or 0,
             "hand_cards": self.hand_cards.data,
             "foot_cards": self.foot_cards.data,
             "discard_pickup": None if self.discard_whole_pile.data else self.discard_pickup.data,

@@ -404,10 +404,24 @@ def decks_phrase(rules: RuleSet, players: int) -> str:
 
 
 def decks_rule_phrase(rules: RuleSet) -> str:
-    """The rule behind the deck count: "the number of players + 1"."""
+    """The rule behind the deck count: "the number of players + 1", and its bounds."""
     if not rules.extra_decks:
-        return _("one deck per player")
-    return _("the number of players + %(extra)d", extra=rules.extra_decks)
+        rule = _("one deck per player")
+    else:
+        rule = _("the number of players + %(extra)d", extra=rules.extra_decks)
+    least, most = rules.min_decks, rules.max_decks
+    if least and most:
+        return _(
+            "%(rule)s, but at least %(least)d and at most %(most)d",
+            rule=rule,
+            least=least,
+            most=most,
+        )
+    if least:
+        return _("%(rule)s, but at least %(least)d", rule=rule, least=least)
+    if most:
+        return _("%(rule)s, but at most %(most)d", rule=rule, most=most)
+    return rule
 
 
 def player_counts(rules: RuleSet) -> list[int]:

@@ -471,3 +471,20 @@ def test_players_that_do_not_fit_the_teams_are_400(api: Api, players: Any, field
     response = api.post("/api/score", body)
     assert response.status_code == 400
     assert [error["field"] for error in response.get_json()["errors"]] == [field]
+
+
+def test_the_eleven_card_game_counts_five_to_six_decks(api: Api) -> None:
+    """The French text plays with five to six decks: two players alone have the ten jokers of
+    five decks, not the six of three (players + 1)."""
+    seven_jokers = {"dirty_books": 2, "melded": {"jokers": 7, "aces": 8, "eights_to_kings": 4}}
+    body = {"ruleset": "eleven-card", "deal": 1, "teams": [seven_jokers, {}], "players": [1, 1]}
+    scored = api.post("/api/score", body)
+    assert scored.status_code == 200, scored.get_json()
+    assert scored.get_json()["decks"] == 5
+    seven_players = api.post("/api/score", {**body, "teams": [{}] * 7, "players": [1] * 7})
+    assert seven_players.get_json()["decks"] == 6
+    game = api.post(
+        "/api/games",
+        {"ruleset": "eleven-card", "teams": [{"players": ["Ann"]}, {"players": ["Bob"]}]},
+    )
+    assert game.status_code == 201 and game.get_json()["decks"] == 5

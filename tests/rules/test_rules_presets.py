@@ -10,6 +10,8 @@ from scorekeeper.rules import (
     CardClass,
     Cards,
     PlayStyle,
+    RuleSet,
+    RuleSetError,
     TeamTally,
     score_team,
     validate_deal,
@@ -179,10 +181,33 @@ def test_play_style_packets_and_discard_pickup(
     assert rules.discard_pickup == pickup
 
 
-@pytest.mark.parametrize("preset", PRESET_IDS)
+@pytest.mark.parametrize("preset", [p for p in PRESET_IDS if p != "eleven-card"])
 def test_one_deck_more_than_players(preset: str) -> None:
     rules = PRESETS[preset]
     assert [rules.decks_for(players) for players in (2, 4, 6)] == [3, 5, 7]
+
+
+def test_the_eleven_card_game_plays_with_five_to_six_decks() -> None:
+    """The French text: "Hand and Foot utilise cinq à six jeux de cartes avec des jokers"."""
+    rules = PRESETS["eleven-card"]
+    assert [rules.decks_for(players) for players in range(2, 8)] == [5, 5, 5, 6, 6, 6]
+
+
+def test_deck_bounds_are_house_rules_and_must_make_sense() -> None:
+    rules = PRESETS["standard"].derive({"min_decks": 4}, id="floor", name="Floor")
+    assert [rules.decks_for(players) for players in (2, 4, 6)] == [4, 5, 7]
+    rules = PRESETS["standard"].derive({"max_decks": 5}, id="ceiling", name="Ceiling")
+    assert [rules.decks_for(players) for players in (2, 4, 6)] == [3, 5, 5]
+    with pytest.raises(RuleSetError) as refused:
+        PRESETS["standard"].derive({"min_decks": 6, "max_decks": 5}, id="odd", name="Odd")
+    assert [p.field for p in refused.value.problems] == ["max_decks"]
+    with pytest.raises(RuleSetError) as refused:
+        PRESETS["standard"].derive({"min_decks": -1}, id="odd", name="Odd")
+    assert [p.field for p in refused.value.problems] == ["min_decks"]
+    # Rules stored before the bounds existed lack them: no bounds.
+    stored = PRESETS["standard"].to_dict()
+    del stored["min_decks"], stored["max_decks"]
+    assert RuleSet.from_dict(stored).decks_for(2) == 3
 
 
 def test_four_players_sit_as_two_partnerships_or_alone_by_the_rules() -> None:

@@ -245,6 +245,8 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
             "min_players": "3",
             "max_players": "5",
             "extra_decks": "2",
+            "min_decks": "6",
+            "max_decks": "",
             "hand_cards": "11",
             "foot_cards": "12",
             "discard_whole_pile": "y",
@@ -279,6 +281,7 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
     assert rules["exact_draw_bonus"] == 100
     assert (rules["play_style"], rules["partnership_sizes"]) == ("individuals", [])
     assert (rules["min_players"], rules["max_players"], rules["extra_decks"]) == (3, 5, 2)
+    assert (rules["min_decks"], rules["max_decks"]) == (6, 0)  # left empty: no ceiling
     assert (rules["hand_cards"], rules["foot_cards"]) == (11, 12)
     assert rules["discard_pickup"] is None
 
@@ -286,6 +289,9 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
     assert "Book of sevens its cards are worth at least 35; counts as a clean book" in words
     assert "Red threes 2500" in words
     assert "the whole pile" in words
+    assert "Decks The number of players + 2, but at least 6 " in words
+    assert "3 players: everyone plays alone · 6 decks" in words
+    assert "5 players: everyone plays alone · 7 decks" in words
 
 
 def test_a_house_rules_base_is_copied_too(app: Flask, client: FlaskClient) -> None:
@@ -564,6 +570,7 @@ def _override(bound: str, value: int) -> dict[str, Any]:
         "min_naturals": {"wild_limit": "min_naturals", "min_naturals": value, "book_size": 13},
         "players": {"min_players": value} if value <= 2 else {"max_players": value},
         "extra_decks": {"extra_decks": value},
+        "decks_bound": {"min_decks": value} if value % 2 else {"max_decks": value},
         "cards": {"hand_cards": value},
         "discard_pickup": {"discard_pickup": value},
     }[bound]
@@ -604,6 +611,8 @@ FIELD_BOUNDS = {
     "min_players": "players",
     "max_players": "players",
     "extra_decks": "extra_decks",
+    "min_decks": "decks_bound",
+    "max_decks": "decks_bound",
     "hand_cards": "cards",
     "foot_cards": "cards",
     "discard_pickup": "discard_pickup",

@@ -106,6 +106,11 @@ PRESET_FACTS = {
         f"3{EN_DASH}4 cards, at most 1 wild card in a meld of 5 cards, 2 in 6, 3 in 7.",
         "The last card must be discarded",
         "11 cards in the hand, 11 in the foot",
+        # "cinq à six jeux de cartes", whoever sits down
+        "The number of players + 1, but at least 5 and at most 6",
+        "2 players: everyone plays alone · 5 decks",
+        "4 players: 2 teams of 2 · 5 decks",
+        "6 players: 3 teams of 2 or 2 teams of 3 · 6 decks",
     ],
     "saskatchewan": [
         "opens with a concealed book (canasta)",
