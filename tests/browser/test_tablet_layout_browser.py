@@ -54,16 +54,22 @@ def viewport(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture
-def german(viewport: str, browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
-    """A tablet whose browser asks for German, the language with the longest words."""
+def _tablet(
+    viewport: str, browser: Browser, browser_context_args: dict[str, Any], locale: str
+) -> Iterator[Page]:
     context = browser.new_context(
         **{**browser_context_args, "viewport": VIEWPORTS[viewport]},
-        locale="de",
+        locale=locale,
         service_workers="block",
     )
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def german(viewport: str, browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
+    """A tablet whose browser asks for German, the language with the longest words."""
+    yield from _tablet(viewport, browser, browser_context_args, "de")
 
 
 def _corrected_game(server: LiveServer) -> int:
@@ -172,13 +178,7 @@ def test_long_names_do_not_widen_the_score_sheet(live_server: LiveServer, german
 @pytest.fixture
 def dutch(viewport: str, browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Page]:
     """A tablet whose browser asks for Dutch, whose dates are written with hyphens."""
-    context = browser.new_context(
-        **{**browser_context_args, "viewport": VIEWPORTS[viewport]},
-        locale="nl",
-        service_workers="block",
-    )
-    yield context.new_page()
-    context.close()
+    yield from _tablet(viewport, browser, browser_context_args, "nl")
 
 
 def test_dates_in_the_correction_log_stay_on_one_line(live_server: LiveServer, dutch: Page) -> None:

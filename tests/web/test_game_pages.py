@@ -390,6 +390,16 @@ def edit_url(game_id: int, number: int) -> str:
     return f"/games/{game_id}/deals/{number}/edit"
 
 
+def corrected_game(client: FlaskClient) -> int:
+    """A game whose first deal was saved, then corrected once: Cid & Dee left 215, not 205."""
+    game_id = start_game(client)
+    enter_deal(client, game_id, GERMAN)
+    data = form_values(text(client.get(edit_url(game_id, 1))))
+    data["t1-left"] = "215"
+    assert client.post(edit_url(game_id, 1), data=data).status_code == 302
+    return game_id
+
+
 def form_values(html: str) -> dict[str, str]:
     """The values an edit form carries, as a browser would send them back."""
     data: dict[str, str] = {}
@@ -430,11 +440,7 @@ def test_the_correction_log_reads_the_clock_of_the_table(
     with app.app_context():
         db.create_all()
     client = app.test_client()
-    game_id = start_game(client)
-    enter_deal(client, game_id, GERMAN)
-    data = form_values(text(client.get(edit_url(game_id, 1))))
-    data["t1-left"] = "215"
-    assert client.post(edit_url(game_id, 1), data=data).status_code == 302
+    game_id = corrected_game(client)
     with app.app_context():
         made = datetime(2026, 12, 4, 14, 5, tzinfo=UTC)
         db.session.execute(db.update(Correction).values(created_at=made))
@@ -503,11 +509,7 @@ def test_correcting_a_deal_logs_it_and_undo_puts_it_back(app: Flask, client: Fla
 def test_undo_of_a_log_that_no_deal_can_hold_says_why_and_changes_nothing(
     app: Flask, client: FlaskClient, values: dict[str, Any], words: str
 ) -> None:
-    game_id = start_game(client)
-    enter_deal(client, game_id, GERMAN)
-    data = form_values(text(client.get(edit_url(game_id, 1))))
-    data["t1-left"] = "215"
-    assert client.post(edit_url(game_id, 1), data=data).status_code == 302
+    game_id = corrected_game(client)
     # As an imported file or a hand-made change may have left the log.
     with app.app_context():
         db.session.execute(
