@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -123,12 +124,22 @@ def select_timezone() -> tzinfo | None:
     gives a new game. ``BABEL_DEFAULT_TIMEZONE`` in the instance config names another."""
     if "BABEL_DEFAULT_TIMEZONE" in current_app.config:
         return None  # Flask-Babel uses the zone named there
-    zone: tzinfo | None = current_app.extensions.get(_LOCAL_ZONE)
-    if zone is None:
+    if _LOCAL_ZONE not in current_app.extensions:
         from babel.localtime import get_localzone  # reads TZ, else /etc/localtime
 
-        zone = current_app.extensions[_LOCAL_ZONE] = get_localzone()
-    return zone
+        zone: tzinfo | None
+        try:
+            zone = get_localzone()
+        except LookupError:  # TZ="CET-1CEST,M3.5.0,M10.5.0/3", or a machine without a zone
+            current_app.logger.warning(
+                "The time zone of this machine has no name (TZ=%r); times are shown in UTC. "
+                "Set TZ to a name such as Europe/Amsterdam, or BABEL_DEFAULT_TIMEZONE.",
+                os.environ.get("TZ"),
+            )
+            zone = None  # Flask-Babel's default: UTC
+        current_app.extensions[_LOCAL_ZONE] = zone
+    found: tzinfo | None = current_app.extensions[_LOCAL_ZONE]
+    return found
 
 
 def _vary_by_language(response: Response) -> Response:

@@ -421,6 +421,8 @@ def form_values(html: str) -> dict[str, str]:
         ("Europe/Amsterdam", None, "12/4/26, 3:05\u202fPM"),
         ("America/New_York", None, "12/4/26, 9:05\u202fAM"),
         ("Europe/Amsterdam", "Asia/Tokyo", "12/4/26, 11:05\u202fPM"),
+        # A zone without a name (a POSIX rule) cannot be looked up: UTC, not an error page.
+        ("CET-1CEST,M3.5.0,M10.5.0/3", None, "12/4/26, 2:05\u202fPM"),
     ],
 )
 def test_the_correction_log_reads_the_clock_of_the_table(
