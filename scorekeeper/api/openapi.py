@@ -208,9 +208,9 @@ def _ruleset_properties() -> Schema:
     }
 
 
-# Rules added after games were first stored: a copy stored before them has neither key, and
-# reads as true and false (``RuleSet.from_dict`` fills in the defaults).
-ADDED_RULES = ("alone_when_unpaired", "one_meld_per_rank")
+# Rules added after games were first stored: a copy stored before them lacks these keys, and
+# reads as true, false, 0 and 0 (``RuleSet.from_dict`` fills in the defaults).
+ADDED_RULES = ("alone_when_unpaired", "one_meld_per_rank", "min_decks", "max_decks")
 
 
 def _schemas() -> Schema:

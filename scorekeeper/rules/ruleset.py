@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from .cards import NATURAL_RANKS, CardClass, CardValues
+from .cards import CARDS_PER_DECK, NATURAL_RANKS, CardClass, CardValues
 from .i18n import N_, NP_, Template
 from .problems import Problem
+from .tally import BOUNDS as TALLY_BOUNDS
 
 
 class PlayStyle(StrEnum):
@@ -219,8 +220,8 @@ class RuleSetError(ValueError):
 # ---------------------------------------------------------------------------
 # JSON form
 
-# A bound on the decks in play (0: none); no table shuffles more.
-MOST_DECKS = 100
+# A bound on the decks in play (0: none) can be no more than a game may have.
+MOST_DECKS = TALLY_BOUNDS["decks"][1]
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
@@ -239,8 +240,6 @@ _INT_FIELDS = {
     "min_players",
     "max_players",
     "extra_decks",
-    "min_decks",
-    "max_decks",
     "hand_cards",
     "foot_cards",
     "book_size",
@@ -254,6 +253,7 @@ _INT_FIELDS = {
     "going_out_bonus",
     "exact_draw_bonus",
 }
+_DECK_BOUNDS = {"min_decks", "max_decks"}
 _BOOL_FIELDS = {
     "alone_when_unpaired",
     "books_may_grow",
@@ -395,6 +395,8 @@ def _from_mapping(data: Mapping[str, Any], base: RuleSet | None) -> RuleSet:
     values: dict[str, Any] = {}
     for key in _INT_FIELDS & data.keys():
         values[key] = read.integer(data[key], key, 0, 10_000)
+    for key in _DECK_BOUNDS & data.keys():
+        values[key] = read.integer(data[key], key, 0, MOST_DECKS)
     for key in _BOOL_FIELDS & data.keys():
         values[key] = read.boolean(data[key], key)
     for key in _STR_FIELDS & data.keys():
@@ -538,13 +540,29 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
             low=rules.min_players,
             high=rules.max_players,
         )
-    for bound in ("min_decks", "max_decks"):
-        if getattr(rules, bound) > MOST_DECKS:
+    for bound in sorted(_DECK_BOUNDS):
+        if not 0 <= getattr(rules, bound) <= MOST_DECKS:
             fail(
                 bound, N_("%(field)s must be between %(low)d and %(high)d."), low=0, high=MOST_DECKS
             )
+    dealt = rules.max_players * (rules.hand_cards + rules.foot_cards)
     if rules.max_decks and rules.min_decks > rules.max_decks:
         fail("max_decks", N_("The fewest decks cannot be more than the most decks."))
+    elif 0 < rules.max_decks * CARDS_PER_DECK < dealt:
+        fail(
+            "max_decks",
+            NP_(
+                "%(decks)d deck holds %(held)d cards, too few to deal %(players)d players "
+                "%(each)d cards each.",
+                "%(decks)d decks hold %(held)d cards, too few to deal %(players)d players "
+                "%(each)d cards each.",
+                "decks",
+            ),
+            decks=rules.max_decks,
+            held=rules.max_decks * CARDS_PER_DECK,
+            players=rules.max_players,
+            each=rules.hand_cards + rules.foot_cards,
+        )
     if not 1 <= rules.hand_cards <= 30 or not 1 <= rules.foot_cards <= 30:
         fail("hand_cards", N_("Hand and foot each hold between 1 and 30 cards."))
     if not 3 <= rules.book_size <= 13:

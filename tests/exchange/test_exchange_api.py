@@ -80,7 +80,8 @@ def test_export_then_import_elsewhere_gives_the_same_standings(
 def test_a_database_from_before_the_new_rules_exports_and_imports_whole(
     app: Flask, api: Api, other: Flask
 ) -> None:
-    # A game stored before one_meld_per_rank and alone_when_unpaired existed, of three players
+    # A game stored before one_meld_per_rank, alone_when_unpaired, min_decks and max_decks
+    # existed, of three players
     # alone under the standard rules, whose first deal the app then accepted with cards left
     # by the player who went out: its export matches the document, and imports whole.
     with app.app_context():
@@ -90,7 +91,8 @@ def test_a_database_from_before_the_new_rules_exports_and_imports_whole(
         )
         games.record_deal(game.id, [out, TeamTally(), TeamTally()])
         stored = json.loads(stored_rules(app, game.id))
-        del stored["one_meld_per_rank"], stored["alone_when_unpaired"]
+        for added in ("one_meld_per_rank", "alone_when_unpaired", "min_decks", "max_decks"):
+            del stored[added]
         db.session.execute(
             text("UPDATE game SET ruleset = :ruleset WHERE id = :id"),
             {"ruleset": json.dumps(stored), "id": game.id},
@@ -100,7 +102,7 @@ def test_a_database_from_before_the_new_rules_exports_and_imports_whole(
     assert exported.status_code == 200
     document = exported.get_json()
     (entry,) = document["games"]
-    assert "one_meld_per_rank" not in entry["ruleset"]
+    assert "one_meld_per_rank" not in entry["ruleset"] and "min_decks" not in entry["ruleset"]
     first = entry["deals"][0]["teams"][0]
     first["left"], first["score"] = 10, first["score"] - 10
     entry["totals"][0] -= 10

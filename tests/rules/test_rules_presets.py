@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.rules import (
@@ -13,6 +15,7 @@ from scorekeeper.rules import (
     RuleSet,
     RuleSetError,
     TeamTally,
+    check_ruleset,
     score_team,
     validate_deal,
 )
@@ -193,6 +196,19 @@ def test_the_eleven_card_game_plays_with_five_to_six_decks() -> None:
     assert [rules.decks_for(players) for players in range(2, 8)] == [5, 5, 5, 6, 6, 6]
 
 
+@pytest.mark.parametrize("bound", ["min_decks", "max_decks"])
+def test_a_deck_bound_runs_from_none_to_the_most_decks_a_game_may_have(bound: str) -> None:
+    for value in (0, 20):
+        assert getattr(PRESETS["standard"].derive({bound: value}, id="b", name="B"), bound) == value
+    for value in (-1, 21):
+        with pytest.raises(RuleSetError) as refused:
+            PRESETS["standard"].derive({bound: value}, id="b", name="B")
+        (problem,) = refused.value.problems
+        assert problem.field == bound and (problem.params["low"], problem.params["high"]) == (0, 20)
+    direct = replace(PRESETS["standard"], **{bound: 21})  # built in code, not read
+    assert [p.field for p in check_ruleset(direct)] == [bound]
+
+
 def test_deck_bounds_are_house_rules_and_must_make_sense() -> None:
     rules = PRESETS["standard"].derive({"min_decks": 4}, id="floor", name="Floor")
     assert [rules.decks_for(players) for players in (2, 4, 6)] == [4, 5, 7]
@@ -201,9 +217,12 @@ def test_deck_bounds_are_house_rules_and_must_make_sense() -> None:
     with pytest.raises(RuleSetError) as refused:
         PRESETS["standard"].derive({"min_decks": 6, "max_decks": 5}, id="odd", name="Odd")
     assert [p.field for p in refused.value.problems] == ["max_decks"]
-    with pytest.raises(RuleSetError) as refused:
-        PRESETS["standard"].derive({"min_decks": -1}, id="odd", name="Odd")
-    assert [p.field for p in refused.value.problems] == ["min_decks"]
+    # Too few to deal from: seven players need 7 x 26 = 182 cards, more than 54 or 162.
+    for decks in (1, 3):
+        with pytest.raises(RuleSetError) as refused:
+            PRESETS["standard"].derive({"max_decks": decks}, id="odd", name="Odd")
+        assert [p.field for p in refused.value.problems] == ["max_decks"]
+    assert PRESETS["standard"].derive({"max_decks": 4}, id="four", name="Four").max_decks == 4
     # Rules stored before the bounds existed lack them: no bounds.
     stored = PRESETS["standard"].to_dict()
     del stored["min_decks"], stored["max_decks"]

@@ -349,6 +349,18 @@ def test_an_unknown_base_is_a_friendly_404(client: FlaskClient) -> None:
             "Players must run from at least 2 to at most 10, the least first.",
         ),
         (
+            "eleven-card",
+            {"min_decks": "6", "max_decks": "5"},
+            "max_decks",
+            "The fewest decks cannot be more than the most decks.",
+        ),
+        (
+            "standard",
+            {"max_decks": "3"},
+            "max_decks",
+            "3 decks hold 162 cards, too few to deal 7 players 26 cards each.",
+        ),
+        (
             "standard",
             {"partnership_sizes": None},
             "partnership_sizes",
@@ -570,7 +582,7 @@ def _override(bound: str, value: int) -> dict[str, Any]:
         "min_naturals": {"wild_limit": "min_naturals", "min_naturals": value, "book_size": 13},
         "players": {"min_players": value} if value <= 2 else {"max_players": value},
         "extra_decks": {"extra_decks": value},
-        "decks_bound": {"min_decks": value} if value % 2 else {"max_decks": value},
+        "decks_bound": {"min_decks": value, "max_decks": value},
         "cards": {"hand_cards": value},
         "discard_pickup": {"discard_pickup": value},
     }[bound]
