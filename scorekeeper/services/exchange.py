@@ -1340,7 +1340,8 @@ class _Reader:
             data = self.mapping(item, where)
             if data is None:
                 continue
-            if data.get("number") != i + 1:
+            number = data.get("number")
+            if isinstance(number, bool) or number != i + 1:  # true == 1 in Python
                 self.fail(f"{where}.number", N_("%(where)s must be %(number)d."), number=i + 1)
             version = self.whole(data.get("version", 1), f"{where}.version", 1, 2**31 - 1)
             entries = data.get("teams")

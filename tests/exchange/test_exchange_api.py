@@ -125,6 +125,7 @@ def test_a_broken_document_is_refused_whole_with_every_problem_named(
     document = api.get("/api/export.json").get_json()
     document["games"][3]["deals"][0]["teams"][0]["clean_books"] = -1
     document["games"][4]["ruleset"] = "house-of-cards"
+    document["games"][2]["deals"][0]["number"] = True  # not 1, though Python says true == 1
     other_api = Api(other.test_client())
     before = table_counts(other)
 
@@ -134,6 +135,7 @@ def test_a_broken_document_is_refused_whole_with_every_problem_named(
     fields = {e["field"]: e["message"] for e in refused.get_json()["errors"]}
     assert "must be between" in fields["games[3].deals[0].teams[0].clean_books"]
     assert "no rules called house-of-cards" in fields["games[4].ruleset"]
+    assert fields["games[2].deals[0].number"] == "games[2].deals[0].number must be 1."
     assert table_counts(other) == before
 
 
