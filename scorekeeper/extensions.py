@@ -161,11 +161,15 @@ def points(value: int) -> str:
     return str(format_decimal(value, format="#,##0"))
 
 
+def as_utc(value: datetime) -> datetime:
+    """A stored moment with its zone: SQLite hands back naive datetimes, stored in UTC;
+    PostgreSQL's come with theirs, kept as they are."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
 def utc_iso(value: datetime) -> str:
-    """A moment for a <time datetime="..."> attribute: ISO 8601 in UTC, to the second.
-    SQLite hands back naive datetimes; they were stored in UTC."""
-    moment = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
-    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+    """A moment for a <time datetime="..."> attribute: ISO 8601 in UTC, to the second."""
+    return as_utc(value).astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 # Digits are grouped from five on, everywhere a number is shown: 3855, but 12.345.

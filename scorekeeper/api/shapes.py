@@ -6,9 +6,9 @@ One function per shape, so every endpoint that shows a deal or a game shows it t
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
+from scorekeeper.extensions import as_utc
 from scorekeeper.models import Player
 from scorekeeper.rules import PRESETS, RuleSet
 from scorekeeper.services.games import (
@@ -112,13 +112,6 @@ def game_summary_json(view: GameView) -> dict[str, Any]:
     }
 
 
-def _utc_iso(moment: datetime) -> str:
-    # SQLite hands timestamps back without their zone; they were stored in UTC.
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.isoformat()
-
-
 def correction_json(correction: CorrectionRecord) -> dict[str, Any]:
     return {
         "id": correction.id,
@@ -127,7 +120,7 @@ def correction_json(correction: CorrectionRecord) -> dict[str, Any]:
         "field": correction.field,
         "old": read_logged(correction.old_value),
         "new": read_logged(correction.new_value),
-        "at": _utc_iso(correction.created_at),
+        "at": as_utc(correction.created_at).isoformat(),
         "batch": correction.batch,
         "undone": correction.undone_at is not None,
     }

@@ -35,7 +35,7 @@ import sqlite3
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from functools import partial
 from typing import Any
 
@@ -59,7 +59,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import memory
-from scorekeeper.extensions import db, read_json, unstorable_text
+from scorekeeper.extensions import as_utc, db, read_json, unstorable_text
 from scorekeeper.jsontext import IndentedJson
 from scorekeeper.models import (
     LARGEST_ID,
@@ -118,11 +118,7 @@ DEFAULT_IMPORT_MAX_BYTES = 32 * 1024 * 1024
 
 
 def _stamp(value: datetime | None) -> str | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:  # SQLite hands back naive datetimes: they were stored in UTC
-        return value.isoformat() + "+00:00"
-    return value.isoformat()
+    return None if value is None else as_utc(value).isoformat()
 
 
 def _day(value: date | None) -> str | None:
@@ -1055,7 +1051,7 @@ class _Reader:
         try:
             if isinstance(value, str):
                 moment = datetime.fromisoformat(value)
-                return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+                return as_utc(moment)
         except ValueError:
             pass
         self.fail(where, N_("%(where)s must be a date and time such as 2025-01-31T20:15:00+00:00."))
