@@ -91,6 +91,11 @@ _CLASS_TEXT = {
 }
 
 
+_WILD_CARDS = N_("wild cards")
+# Fields of a team's cards and books: a problem at one says the cards do not add up.
+_CARD_FIELDS = ("melded", "left", "clean_books", "dirty_books", "wild_books", "black_three_books")
+
+
 def team_label(team: TeamTally, index: int) -> str:
     """The team's name, or 'Team A', 'Team B', … when it has none (in English)."""
     return str(team_phrase(team, index))
@@ -851,6 +856,104 @@ class _Checker:
                 "decks",
             ),
         )
+        self.books_beside_counted_cards()
+
+    def books_beside_counted_cards(self) -> None:
+        """Cards counted anywhere (left, or melded by count) are not in the books of a team
+        that gave its melded cards as points: the books take what the decks hold besides."""
+        if any(p.field.startswith(_CARD_FIELDS) for p in self.problems):
+            return  # the cards do not add up already: one thing at a time
+        size = self.rules.book_size
+        by_points = [i for i, team in enumerate(self.teams) if not team.melded.counted]
+        points = [self.teams[i] for i in by_points]
+        for where, classes, need in (
+            ("wild_books", WILD_CLASSES, sum(size * t.wild_books + t.dirty_books for t in points)),
+            (
+                "black_three_books",
+                (CardClass.BLACK_THREES,),
+                sum(size * t.black_three_books for t in points),
+            ),
+        ):
+            counted = sum(
+                t.melded.count(card) + t.left.count(card) for t in self.teams for card in classes
+            )
+            most = self.held(classes)
+            if need and need + counted > most:
+                self.fail(
+                    None,
+                    where,
+                    NP_(
+                        "The books entered as points need at least %(need)d %(cards)s, and "
+                        "%(counted)d more are counted, %(count)d in all, but %(decks)d deck "
+                        "holds only %(most)d.",
+                        "The books entered as points need at least %(need)d %(cards)s, and "
+                        "%(counted)d more are counted, %(count)d in all, but %(decks)d decks "
+                        "hold only %(most)d.",
+                        "decks",
+                    ),
+                    need=need,
+                    counted=counted,
+                    count=need + counted,
+                    most=most,
+                    cards=Phrase(_WILD_CARDS if where == "wild_books" else _CLASS_TEXT[classes[0]]),
+                )
+                return
+        self.wild_cards_by_price(by_points)
+
+    def wild_cards_by_price(self, by_points: Sequence[int]) -> None:
+        """The least a wild book is worth takes the cheaper wild cards (2s): past the 2s the
+        decks hold, its wild cards are the dearer jokers, and its least worth goes up."""
+        values = self.rules.card_values
+        cheap, dear = sorted(WILD_CLASSES, key=values.of)
+        dearer = values.of(dear) - values.of(cheap)
+        if dearer <= 0:
+            return
+        size = self.rules.book_size
+        counted = sum(t.melded.count(cheap) + t.left.count(cheap) for t in self.teams)
+        free = self.in_play[cheap] - counted
+        cheap_needed = 0
+        for i in by_points:
+            team = self.teams[i]
+            need = size * team.wild_books + team.dirty_books
+            if not need:
+                continue
+            melded = team.melded.value(values)
+            least = self.least_book_points(team)
+            dear_needed = max(0, need - free)
+            if melded < least + dearer * dear_needed:
+                self.fail(
+                    i,
+                    "melded",
+                    N_(
+                        "%(team)s melded cards worth %(melded)d, but its books need %(need)d wild "
+                        "cards and only %(free)d %(cheap)s are not counted elsewhere; with "
+                        "%(dear)s for the rest, its books alone hold cards worth at least "
+                        "%(least)d."
+                    ),
+                    melded=melded,
+                    need=need,
+                    free=free,
+                    cheap=Phrase(_CLASS_TEXT[cheap]),
+                    dear=Phrase(_CLASS_TEXT[dear]),
+                    least=least + dearer * dear_needed,
+                )
+                return
+            # The most dear cards its points leave room for; the rest of its wild cards are 2s.
+            cheap_needed += max(0, need - (melded - least) // dearer)
+        if cheap_needed > free:
+            self.fail(
+                None,
+                "melded",
+                N_(
+                    "The teams' melded points leave room for so few %(dear)s that their books "
+                    "need at least %(count)d %(cheap)s together, but only %(free)d %(cheap)s are "
+                    "not counted elsewhere."
+                ),
+                count=cheap_needed,
+                free=free,
+                cheap=Phrase(_CLASS_TEXT[cheap]),
+                dear=Phrase(_CLASS_TEXT[dear]),
+            )
 
     def books_of_one_rank(self) -> None:
         """Every book of natural cards is of one rank, and the decks hold so many of each."""

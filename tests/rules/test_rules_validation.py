@@ -211,6 +211,90 @@ def test_the_teams_books_together_cannot_need_more_wild_cards_than_exist() -> No
     ]
 
 
+def test_wild_books_past_the_twos_the_decks_hold_are_worth_more() -> None:
+    # 5 decks hold 20 twos: a third wild book of 21 wild cards holds a joker at the least.
+    def team(points: int) -> TeamTally:
+        return TeamTally(wild_books=3, melded=Cards(points=points))
+
+    assert problems_of([team(420), TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A melded cards worth 420, but its books need 21 wild cards and only 20 2s are "
+            "not counted elsewhere; with jokers for the rest, its books alone hold cards worth at "
+            "least 450.",
+        ),
+    ]
+    assert problems_of([team(450), TeamTally()]) == []
+
+
+def test_twos_counted_by_another_team_are_not_in_a_wild_book() -> None:
+    # A wild book worth 140 is seven 2s; the other team counts 14 left: 21 of 20.
+    book = TeamTally(wild_books=1, melded=Cards(points=140))
+    assert problems_of([book, TeamTally(left=cards(twos=14))]) == [
+        (
+            0,
+            "melded",
+            "Team A melded cards worth 140, but its books need 7 wild cards and only 6 2s are "
+            "not counted elsewhere; with jokers for the rest, its books alone hold cards worth at "
+            "least 170.",
+        ),
+    ]
+    with_a_joker = TeamTally(wild_books=1, melded=Cards(points=170))
+    assert problems_of([with_a_joker, TeamTally(left=cards(twos=14))]) == []
+    # Counted by the same team, in a meld of counts, alike.
+    counted = TeamTally(melded=cards(twos=2, eights_to_kings=4), left=cards(twos=12))
+    assert problems_of([with_a_joker, counted]) == []
+    assert [p[:2] for p in problems_of([book, counted])] == [(0, "melded")]
+
+
+def test_the_teams_wild_books_together_cannot_need_more_twos_than_are_free() -> None:
+    # Team A's 170 leave room for one joker, Team B's 140 for none: 6 + 7 twos, 10 free.
+    teams = [
+        TeamTally(wild_books=1, melded=Cards(points=170)),
+        TeamTally(wild_books=1, melded=Cards(points=140), left=cards(twos=10)),
+    ]
+    assert problems_of(teams) == [
+        (
+            None,
+            "melded",
+            "The teams' melded points leave room for so few jokers that their books need at "
+            "least 13 2s together, but only 10 2s are not counted elsewhere.",
+        ),
+    ]
+    teams[0] = TeamTally(wild_books=1, melded=Cards(points=260))  # four jokers: 3 twos
+    assert problems_of(teams) == []
+
+
+def test_books_entered_as_points_leave_the_counted_cards_to_the_rest() -> None:
+    # 4 wild books are 28 wild cards; 10 jokers left: 38 of the 30 five decks hold.
+    teams = [TeamTally(wild_books=4, melded=Cards(points=800)), TeamTally(left=cards(jokers=10))]
+    assert problems_of(teams) == [
+        (
+            None,
+            "wild_books",
+            "The books entered as points need at least 28 wild cards, and 10 more are counted, "
+            "38 in all, but 5 decks hold only 30.",
+        ),
+    ]
+    # Brouillette, three players: 4 decks hold 8 black 3s; a black-three book is 7.
+    three = [
+        TeamTally(black_three_books=1, melded=Cards(points=60)),
+        TeamTally(left=cards(black_threes=2)),
+        TeamTally(),
+    ]
+    assert problems_of(three, "brouillette") == [
+        (
+            None,
+            "black_three_books",
+            "The books entered as points need at least 7 black 3s, and 2 more are counted, "
+            "9 in all, but 4 decks hold only 8.",
+        ),
+    ]
+    three[1] = TeamTally(left=cards(black_threes=1))
+    assert problems_of(three, "brouillette") == []
+
+
 def test_books_cannot_need_more_natural_cards_than_five_decks_have() -> None:
     # 5 decks hold 20 aces, 120 cards from 8 to king and 80 from 4 to 7: 220 natural cards.
     team = TeamTally(clean_books=32, melded=Cards(points=2000))
