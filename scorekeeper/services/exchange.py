@@ -1558,8 +1558,9 @@ def import_text(text: str | bytes) -> ImportSummary:
 
 
 def _write(document: _Document, summary: ImportSummary) -> None:
-    # Compared in Python, like the games service: SQLite's lower() folds ASCII only.
-    players = {p.name.casefold(): p for p in db.session.scalars(db.select(Player))}
+    # Compared in Python, like the games service: SQLite's lower() folds ASCII only. A name
+    # stored with a line break inside reads as the file writes it, with a space.
+    players = {visible(p.name).casefold(): p for p in db.session.scalars(db.select(Player))}
     for name, created in document.players:
         if name.casefold() in players:
             summary.skipped.players += 1
@@ -1569,7 +1570,7 @@ def _write(document: _Document, summary: ImportSummary) -> None:
         players[name.casefold()] = player
         summary.imported.players += 1
 
-    seasons = {s.name.casefold(): s for s in db.session.scalars(db.select(Season))}
+    seasons = {visible(s.name).casefold(): s for s in db.session.scalars(db.select(Season))}
     for season_in in document.seasons:
         if season_in.name.casefold() in seasons:
             summary.skipped.seasons += 1

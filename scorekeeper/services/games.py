@@ -379,11 +379,12 @@ def _players(names: Sequence[str]) -> dict[str, Player]:
     """Players by case-folded name: those seen before, and new ones for the rest."""
     # Compared in Python: SQLite's lower() folds ASCII letters only ("Émile" stays "Émile").
     wanted = {name.casefold() for name in names}
-    known = {
-        player.name.casefold(): player
+    # A name stored with a line break inside is the one typed with a space there.
+    stored = (
+        (visible(player.name).casefold(), player)
         for player in db.session.scalars(db.select(Player))
-        if player.name.casefold() in wanted
-    }
+    )
+    known = {key: player for key, player in stored if key in wanted}
     for name in names:
         if name.casefold() not in known:
             known[name.casefold()] = Player(name=name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Spaces, line breaks, control and format characters (zero-width spaces, joiners, marks of
@@ -10,6 +11,9 @@ import unicodedata
 _UNSEEN = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf"})
 # Letters that are drawn as nothing: the Hangul fillers and the blank Braille pattern.
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Line breaks, tabs and control characters inside a name (sent through the API or pasted):
+# a page shows each run of them as one space, so the name keeps one space there.
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 def _unseen(char: str) -> bool:
@@ -18,11 +22,12 @@ def _unseen(char: str) -> bool:
 
 def visible(name: str) -> str:
     """``name`` without the blanks and invisible characters around it; empty when nothing in
-    it shows, so a name of zero-width spaces is no name. Inside a name they stay (a joiner
-    between emoji makes one picture)."""
+    it shows, so a name of zero-width spaces is no name. Inside a name, each run of line
+    breaks, tabs and control characters becomes one space; the rest stays as typed (a joiner
+    between emoji makes one picture, two spaces are what was typed)."""
     start, end = 0, len(name)
     while start < end and _unseen(name[start]):
         start += 1
     while end > start and _unseen(name[end - 1]):
         end -= 1
-    return name[start:end]
+    return _BREAKS.sub(" ", name[start:end])

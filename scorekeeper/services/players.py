@@ -44,7 +44,7 @@ def _clean_name(name: str) -> str:
 def named(name: str) -> Player | None:
     """The player called ``name`` (whatever the case, and what cannot be seen around it)."""
     wanted = visible(name).casefold()
-    return next((p for p in all_players() if p.name.casefold() == wanted), None)
+    return next((p for p in all_players() if visible(p.name).casefold() == wanted), None)
 
 
 def rename_player(player_id: int, name: str) -> Player:
@@ -120,7 +120,8 @@ def create_season(name: str, starts_on: date | None = None, ends_on: date | None
         raise Invalid.say(N_("A season needs a name of 1 to 80 characters."), field="name")
     if starts_on and ends_on and ends_on < starts_on:
         raise Invalid.say(N_("A season cannot end before it starts."), field="ends_on")
-    if any(s.name.casefold() == name.casefold() for s in db.session.scalars(db.select(Season))):
+    seasons = db.session.scalars(db.select(Season))
+    if any(visible(s.name).casefold() == name.casefold() for s in seasons):
         raise Conflict.say(
             N_("There is already a season called %(name)s."), field="name", name=name
         )

@@ -141,6 +141,24 @@ def test_importing_the_same_file_twice_adds_nothing_the_second_time(
     assert standings_facts(other) == facts
 
 
+def test_a_name_stored_with_a_line_break_is_found_again_on_import(
+    app: Flask, season: Season
+) -> None:
+    # Stored before names were cleaned; the import reads "Ann Lee": the same player.
+    with app.app_context():
+        ann = db.session.scalar(db.select(Player).filter_by(name="Ann"))
+        assert ann is not None
+        ann.name = "Ann\nLee"
+        db.session.commit()
+    document = export(app)
+    before = table_counts(app)
+
+    summary = import_into(app, document)
+
+    assert summary.imported.players == 0 and summary.imported.games == 0
+    assert table_counts(app) == before
+
+
 def test_importing_into_a_database_with_its_own_games_keeps_them(
     app: Flask, season: Season, other: Flask
 ) -> None:

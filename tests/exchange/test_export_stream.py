@@ -406,10 +406,12 @@ def add_the_unusual(app: Flask, played: Season) -> None:
             house.slug,
             [
                 games.TeamSpec('Zoë "the shark" 🂡', ["Zoë", "李雷"]),
-                games.TeamSpec("", ["Søren", "O'Brien\tthe second"]),
+                games.TeamSpec("", ["Søren", "O'Brien the second"]),
             ],
             played_on=date(2025, 2, 2),
         )
+        # A tab inside a name, kept from before such names were given a space instead.
+        game.teams[1].members[1].player.name = "O'Brien\tthe second"
         counted = Cards.of_counts({CardClass.ACES: 2, CardClass.EIGHTS_TO_KINGS: 10})
         games.record_deal(
             game.id,

@@ -180,6 +180,18 @@ def test_impossible_house_rules_are_refused(ctx: Flask) -> None:
     refused(NotFound, lambda: rulesets.delete_house_rules("no-such-rules"))
 
 
+def test_two_rules_cannot_share_a_name(ctx: Flask) -> None:
+    friday = rulesets.create_house_rules("Friday", "standard", {})
+    saturday = rulesets.create_house_rules("Saturday", "standard", {})
+
+    error = refused(Conflict, lambda: rulesets.create_house_rules(" FRIDAY ", "simpson", {}))
+    assert [(p.field, p.params["name"]) for p in error.problems] == [("name", "FRIDAY")]
+    refused(Conflict, lambda: rulesets.create_house_rules("standard PARTNERSHIP", "standard", {}))
+    refused(Conflict, lambda: rulesets.update_house_rules(saturday.id, "friday", {}))
+    # Its own name, in another case, is no clash.
+    assert rulesets.update_house_rules(friday.id, "FRIDAY", {}).name == "FRIDAY"
+
+
 def test_house_rules_keep_a_slug_of_their_own(ctx: Flask) -> None:
     first = rulesets.create_house_rules("Our table", "standard", {})
     second = rulesets.create_house_rules("Our table!", "standard", {})

@@ -95,6 +95,32 @@ def test_nothing_unseen_is_kept_around_a_name(ctx: Flask) -> None:
     assert error.problems[0].field == "teams[0].players"
 
 
+def test_a_line_break_inside_a_name_is_one_space(ctx: Flask) -> None:
+    # Sent through the API or pasted: a page would show "Ann Bo" either way.
+    standard_game()
+    ann = _player("Ann").id
+    assert players.rename_player(ann, "Ann\r\n\tBo\x1b").name == "Ann Bo"
+    assert players.rename_player(ann, "Ann\u2028Bo  Li").name == "Ann Bo  Li"  # typed spaces stay
+    game = games.start_game("standard", pairs("Cy\nDi", "Ed", "Fay", "Gus"))
+    assert game.teams[0].members[0].player.name == "Cy Di"
+    assert players.create_season("Spring\t2027").name == "Spring 2027"
+    refused(Conflict, lambda: players.create_season("spring\n2027"))
+
+
+def test_a_name_stored_with_a_line_break_is_the_one_typed_with_a_space(ctx: Flask) -> None:
+    # Stored before names were cleaned so: found again, not made twice.
+    standard_game()
+    _player("Ann").name = "Ann\nBo"
+    db.session.add(Season(name="Spring\n2027"))
+    db.session.commit()
+
+    assert players.named("ann bo") == _player("Ann\nBo")
+    refused(Conflict, lambda: players.rename_player(_player("Ben").id, "Ann Bo"))
+    refused(Conflict, lambda: players.create_season("Spring 2027"))
+    game = games.start_game("standard", pairs("Ann Bo", "Di", "Ed", "Fay"))
+    assert game.teams[0].members[0].player == _player("Ann\nBo")
+
+
 def test_renaming_nobody_is_not_found(ctx: Flask) -> None:
     refused(NotFound, lambda: players.rename_player(42, "Ann"))
     refused(NotFound, lambda: players.get_player(42))

@@ -401,6 +401,17 @@ def test_a_refused_form_saves_nothing_and_says_why_beside_the_field(
             assert value_of(page, name) == value
 
 
+def test_a_name_already_taken_is_refused_beside_it(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        rulesets.create_house_rules("Friday", "standard", {})
+    response = submit(client, "/house-rules/new?base=simpson", {"name": "friday"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert error_beside(page, "name") == "There are already rules called friday."
+    assert value_of(page, "name") == "friday"
+    assert house_rules_count(app) == 1
+
+
 def test_a_refused_form_keeps_the_base_it_started_from(app: Flask, client: FlaskClient) -> None:
     response = submit(
         client, "/house-rules/new?base=simpson", {"name": "", "red_three_penalty": "0"}
