@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from math import gcd
 
 from .i18n import N_
@@ -108,6 +109,38 @@ def books_fit(clean: int, dirty: int, per_rank: int, clean_needs: int, dirty_nee
                 step[j + here] = max(step[j + here], dirty_so_far + beside)
         most = step
     return most[clean] >= dirty
+
+
+@lru_cache(maxsize=512)
+def least_book_worth(
+    clean: int, dirty: int, per_rank: int, size: int, dirty_needs: int, values: CardValues
+) -> int | None:
+    """The least the cards of ``clean`` and ``dirty`` books of ``size`` cards are worth, every
+    book of one natural rank with ``per_rank`` cards of each: the cheapest ranks fill up
+    first (two clean books of 4s and one dirty one at the most in 5 decks), and a dirty book
+    holds at least ``dirty_needs`` natural cards, the rest the cheapest wild cards. ``None``
+    when the books cannot all be made."""
+    wild = values.cheapest_wild
+    # (clean, dirty) books placed so far -> the least they are worth.
+    least: dict[tuple[int, int], int] = {(0, 0): 0}
+    for card in sorted(NATURAL_CLASSES, key=values.of):
+        value = values.of(card)
+        for _rank in range(PER_DECK[card] // SUITS):
+            step: dict[tuple[int, int], int] = {}
+            for (c, d), worth in least.items():
+                for here in range(min(clean - c, per_rank // size) + 1):
+                    room = per_rank - here * size
+                    most_dirty = room // dirty_needs if dirty_needs else dirty - d
+                    for there in range(min(dirty - d, most_dirty) + 1):
+                        # Natural cards are the cheaper ones unless wild cards cost less.
+                        fewest, most = there * dirty_needs, min(there * (size - 1), room)
+                        naturals = fewest if wild < value else most
+                        cost = (here * size + naturals) * value + (there * size - naturals) * wild
+                        key = (c + here, d + there)
+                        if worth + cost < step.get(key, worth + cost + 1):
+                            step[key] = worth + cost
+            least = step
+    return least.get((clean, dirty))
 
 
 def red_threes_in_play(decks: int) -> int:

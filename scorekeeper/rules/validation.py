@@ -18,6 +18,7 @@ from .cards import (
     CardClass,
     books_fit,
     cards_in_play,
+    least_book_worth,
     red_threes_in_play,
 )
 from .i18n import N_, NP_, Phrase, Template
@@ -378,11 +379,36 @@ class _Checker:
             + team.dirty_books * cheapest_dirty
             + team.wild_books * size * values.cheapest_wild
         )
+        return least + self.special_book_points(team)
+
+    def special_book_points(self, team: TeamTally) -> int:
+        least = 0
         for book_id, count in team.special_books.items():
-            special = rules.special_book(book_id)
+            special = self.rules.special_book(book_id)
             if special is not None:
                 least += count * special.min_points
         return least
+
+    def least_by_rank(self, *teams: TeamTally) -> int:
+        """The least these teams' books are worth together, every book of one rank: the
+        cheapest ranks run out (5 decks hold 20 cards of each). No more than
+        :meth:`least_book_points` when the books cannot all be made: that is said apart."""
+        rules = self.rules
+        size = rules.book_size
+        natural = least_book_worth(
+            sum(t.clean_books for t in teams),
+            sum(t.dirty_books for t in teams),
+            SUITS * self.decks,
+            size,
+            size - rules.max_wilds(size),
+            rules.card_values,
+        )
+        plain = sum(self.least_book_points(t) for t in teams)
+        if natural is None:
+            return plain
+        wild = sum(t.wild_books for t in teams) * size * rules.card_values.cheapest_wild
+        special = sum(self.special_book_points(t) for t in teams)
+        return max(plain, natural + wild + special)
 
     def books_against_melded(self, i: int, team: TeamTally) -> None:
         values = self.rules.card_values
@@ -408,6 +434,25 @@ class _Checker:
                 clean=self.rules.book_size * values.cheapest_natural,
                 dirty=values.cheapest_wild + values.cheapest_natural * (self.rules.book_size - 1),
                 wild=self.rules.book_size * values.cheapest_wild,
+            )
+        if not team.melded.counted and least <= melded < (by_rank := self.least_by_rank(team)):
+            self.fail(
+                i,
+                "melded",
+                NP_(
+                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+                    "cheapest ranks: a book is of one rank, and %(decks)d deck holds only "
+                    "%(most)d cards of each, so its books alone hold cards worth at least "
+                    "%(least)d.",
+                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+                    "cheapest ranks: a book is of one rank, and %(decks)d decks hold only "
+                    "%(most)d cards of each, so its books alone hold cards worth at least "
+                    "%(least)d.",
+                    "decks",
+                ),
+                melded=melded,
+                most=SUITS * self.decks,
+                least=by_rank,
             )
         smallest_meld = 3 * values.cheapest_natural
         if 0 < melded < smallest_meld:
@@ -899,6 +944,29 @@ class _Checker:
                 )
                 return
         self.wild_cards_by_price(by_points)
+        card_problems = any(p.field.startswith(_CARD_FIELDS) for p in self.problems)
+        if len(points) == len(self.teams) > 1 and not card_problems:
+            melded = sum(t.melded.value(self.rules.card_values) for t in points)
+            least = self.least_by_rank(*points)
+            if melded < least:
+                self.fail(
+                    None,
+                    "melded",
+                    NP_(
+                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+                        "rank, and %(decks)d deck holds only %(most)d cards of each, so together "
+                        "they hold cards worth at least %(least)d, but the teams melded "
+                        "%(melded)d.",
+                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+                        "rank, and %(decks)d decks hold only %(most)d cards of each, so together "
+                        "they hold cards worth at least %(least)d, but the teams melded "
+                        "%(melded)d.",
+                        "decks",
+                    ),
+                    melded=melded,
+                    most=SUITS * self.decks,
+                    least=least,
+                )
 
     def wild_cards_by_price(self, by_points: Sequence[int]) -> None:
         """The least a wild book is worth takes the cheaper wild cards (2s): past the 2s the

@@ -148,9 +148,9 @@ def test_wild_books_cannot_need_more_wild_cards_than_five_decks_have() -> None:
 def test_books_of_one_rank_cannot_need_more_cards_of_it_than_exist() -> None:
     # Five decks hold 20 cards of each of the 11 ranks from 4 to ace: two clean books of 7
     # per rank, so 22 clean books at most, though 23 x 7 = 161 natural cards exist 220 times.
-    most = TeamTally(clean_books=22, melded=Cards(points=22 * 35))
+    most = TeamTally(clean_books=22, melded=Cards(points=1400))
     assert problems_of([most, TeamTally()]) == []
-    one_more = TeamTally(clean_books=23, melded=Cards(points=23 * 35))
+    one_more = TeamTally(clean_books=23, melded=Cards(points=2000))
     assert problems_of([one_more, TeamTally()]) == [
         (
             0,
@@ -159,6 +159,51 @@ def test_books_of_one_rank_cannot_need_more_cards_of_it_than_exist() -> None:
             "of one rank, and 5 decks hold only 20 cards of each rank.",
         ),
     ]
+
+
+def test_books_past_the_cheapest_ranks_are_worth_more() -> None:
+    # 5 decks hold 20 cards of each rank: two clean books of 4s, of 5s, of 6s and of 7s
+    # (35 each), then of 8s to kings (70 each), then of aces (140).
+    def team(clean: int, points: int) -> TeamTally:
+        return TeamTally(clean_books=clean, melded=Cards(points=points))
+
+    assert problems_of([team(8, 280), TeamTally()]) == []
+    assert problems_of([team(9, 315), TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A melded cards worth 315, but its books cannot all be of the cheapest ranks: a "
+            "book is of one rank, and 5 decks hold only 20 cards of each, so its books alone hold "
+            "cards worth at least 350.",
+        ),
+    ]
+    assert problems_of([team(9, 350), TeamTally()]) == []
+    # Beside two clean books a rank has 6 cards left: one dirty book of 6 fours and a 2.
+    mixed = TeamTally(clean_books=8, dirty_books=5, melded=Cards(points=280 + 4 * 50 + 80))
+    assert problems_of([mixed, TeamTally()]) == []
+    cheaper = TeamTally(clean_books=8, dirty_books=5, melded=Cards(points=280 + 5 * 50))
+    assert [p[:2] for p in problems_of([cheaper, TeamTally()])] == [(0, "melded")]
+    # With 7 decks, 28 of each rank: four clean books of each of the four cheapest ranks.
+    assert problems_of([team(16, 560), TeamTally()], decks=7) == []
+
+
+def test_the_teams_books_together_run_out_of_the_cheapest_ranks() -> None:
+    # Eight clean books of 4s to 7s exist; two teams of five each cannot both have 175.
+    teams = [
+        TeamTally(clean_books=5, melded=Cards(points=175)),
+        TeamTally(clean_books=5, melded=Cards(points=175)),
+    ]
+    assert problems_of(teams) == [
+        (
+            None,
+            "melded",
+            "The teams' books cannot all be of the cheapest ranks: a book is of one rank, and 5 "
+            "decks hold only 20 cards of each, so together they hold cards worth at least 420, "
+            "but the teams melded 350.",
+        ),
+    ]
+    teams[1] = TeamTally(clean_books=5, melded=Cards(points=245))  # 3 of 4s to 7s, 2 more
+    assert problems_of(teams) == []
 
 
 def test_dirty_books_share_the_ranks_with_clean_books() -> None:
@@ -182,8 +227,8 @@ def test_dirty_books_share_the_ranks_with_clean_books() -> None:
 
 def test_the_teams_books_together_cannot_need_more_cards_of_a_rank_than_exist() -> None:
     teams = [
-        TeamTally(clean_books=12, melded=Cards(points=12 * 35)),
-        TeamTally(clean_books=11, melded=Cards(points=11 * 35)),
+        TeamTally(clean_books=12, melded=Cards(points=1000)),
+        TeamTally(clean_books=11, melded=Cards(points=1000)),
     ]
     assert problems_of(teams) == [
         (
@@ -193,7 +238,7 @@ def test_the_teams_books_together_cannot_need_more_cards_of_a_rank_than_exist() 
             "a book is of one rank, and 5 decks hold only 20 cards of each rank.",
         ),
     ]
-    teams[1] = TeamTally(clean_books=10, melded=Cards(points=10 * 35))
+    teams[1] = TeamTally(clean_books=10, melded=Cards(points=1000))
     assert problems_of(teams) == []
 
 
