@@ -7,7 +7,7 @@ from collections import Counter
 from random import Random
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
@@ -361,9 +361,16 @@ class Stock:
 
 
 def team_at_the_table(
-    rules: RuleSet, deal: int, stock: Stock, team_size: int, goes_out: bool
+    rules: RuleSet,
+    deal: int,
+    stock: Stock,
+    team_size: int,
+    goes_out: bool,
+    *,
+    crowded: bool = False,
 ) -> TeamTally:
-    """One team's tally, built from melds it could really have laid."""
+    """One team's tally, built from melds it could really have laid; ``crowded``: many books,
+    mostly of the cheapest ranks and of wild cards, until the decks run short of them."""
     rng = stock.rng
     grow = rules.books_may_grow
     melds: list[tuple[int | None, Counter[CardClass]]] = []
@@ -373,10 +380,13 @@ def team_at_the_table(
     kinds = ["clean", "dirty", "meld"]
     kinds += ["wild", "wild meld"] if rules.wild_books else []
     kinds += ["black three", "black meld"] if rules.black_three_books else []
-    for _ in range(rng.randint(0, 9)):
+    for _ in range(rng.randint(0, 30 if crowded else 9)):
         kind = rng.choice(kinds)
         size = rng.randint(7, 9) if grow else 7
         rank: int | None = rng.randrange(len(RANKS))
+        if crowded and rng.random() < 0.7:
+            rank = rng.randrange(len(RANKS) - 4, len(RANKS))  # 4 to 7
+            kind = rng.choice([*kinds, "clean", "wild"] if rules.wild_books else kinds)
         cards: Counter[CardClass] = Counter()
         key: int | str = "black three" if "black" in kind else "wild" if "wild" in kind else rank
         if rules.one_meld_per_rank and key in taken:
@@ -459,18 +469,23 @@ def team_at_the_table(
     )
 
 
-def a_possible_deal(rules: RuleSet, rng: Random) -> tuple[int, list[TeamTally], int]:
-    """A deal number, the tallies of a deal that could really have been played, and the decks."""
+def a_possible_deal(
+    rules: RuleSet, rng: Random, *, crowded: bool = False
+) -> tuple[int, list[TeamTally], int]:
+    """A deal number, the tallies of a deal that could really have been played, and the decks
+    (``crowded``: fewer decks, and teams that lay many books of what runs short first)."""
     deal = rng.randint(1, rules.deal_count)
     if rules.play_style is PlayStyle.INDIVIDUALS:
         team_count, team_size = rng.randint(2, 6), 1
     else:
         team_count, team_size = rng.choice(rules.seatings(rng.choice([4, 6])))
     decks = rules.decks_for(team_count * team_size)
+    if crowded:
+        decks = rng.randint(1, decks)
     stock = Stock(decks, rng)
     out = rng.choice([None, *range(team_count)])
     teams = [
-        team_at_the_table(rules, deal, stock, team_size, goes_out=i == out)
+        team_at_the_table(rules, deal, stock, team_size, goes_out=i == out, crowded=crowded)
         for i in range(team_count)
     ]
     return deal, teams, decks
@@ -481,5 +496,17 @@ def test_a_deal_that_could_really_have_been_played_is_never_refused(
     rules: RuleSet, rng: Random
 ) -> None:
     deal, teams, decks = a_possible_deal(rules, rng)
+    problems = validate_deal(rules, deal, teams, decks)
+    assert [problem.message for problem in problems] == [], (deal, decks, teams)
+
+
+@settings(max_examples=400)
+@given(rulesets, st.randoms(use_true_random=True))
+def test_a_crowded_deal_that_could_really_have_been_played_is_never_refused(
+    rules: RuleSet, rng: Random
+) -> None:
+    # Where the 2s, the ranks from 4 to 7 and the black 3s run out, the least books are worth
+    # goes up: a real deal is still never refused.
+    deal, teams, decks = a_possible_deal(rules, rng, crowded=True)
     problems = validate_deal(rules, deal, teams, decks)
     assert [problem.message for problem in problems] == [], (deal, decks, teams)
