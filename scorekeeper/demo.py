@@ -378,7 +378,9 @@ def _season(name: str, starts_on: date, ends_on: date, summary: DemoSummary) -> 
 
 
 def _house_rules(summary: DemoSummary) -> HouseRules:
-    existing = ruleset_service.find_house_rules(HOUSE_RULES_SLUG)
+    existing = ruleset_service.find_house_rules(HOUSE_RULES_SLUG) or db.session.scalar(
+        db.select(HouseRules).where(func.lower(HouseRules.name) == HOUSE_RULES_NAME.lower())
+    )
     if existing is not None:
         return existing
     summary.house_rules_created += 1

@@ -111,36 +111,72 @@ def books_fit(clean: int, dirty: int, per_rank: int, clean_needs: int, dirty_nee
     return most[clean] >= dirty
 
 
+# How much :func:`least_book_worth` may work out: its table of books placed so far, times
+# the ways one rank can hold books, times the ranks. About 0.3 µs each at the most on the
+# 2-core machines: past this, a deal's check would take more than some 30 ms.
+LEAST_WORTH_WORK = 100_000
+
+
 @lru_cache(maxsize=512)
 def least_book_worth(
-    clean: int, dirty: int, per_rank: int, size: int, dirty_needs: int, values: CardValues
+    clean: int,
+    dirty: int,
+    per_rank: int,
+    size: int,
+    dirty_needs: int,
+    values: CardValues,
+    taken: tuple[int, ...] = (0, 0, 0),
 ) -> int | None:
     """The least the cards of ``clean`` and ``dirty`` books of ``size`` cards are worth, every
     book of one natural rank with ``per_rank`` cards of each: the cheapest ranks fill up
     first (two clean books of 4s and one dirty one at the most in 5 decks), and a dirty book
-    holds at least ``dirty_needs`` natural cards, the rest the cheapest wild cards. ``None``
-    when the books cannot all be made."""
+    holds at least ``dirty_needs`` natural cards, the rest the cheapest wild cards.
+
+    ``taken``: cards of each of :data:`NATURAL_CLASSES` (in that order) that are elsewhere,
+    counted, so in none of these books; they are taken from the ranks where they hinder the
+    books least. ``None`` when the books cannot all be made, or when there are so many that
+    working it out would take long (more than about 20 ms): then nothing can be said.
+    """
+    # What one rank can hold: clean and dirty books, the natural cards in the dirty ones, and
+    # the cards of the rank left over.
+    shapes, pairs = [], 0
+    for here in range(min(clean, per_rank // size) + 1):
+        room = per_rank - here * size
+        for there in range(min(dirty, room // dirty_needs if dirty_needs else dirty) + 1):
+            fewest, most = there * dirty_needs, min(there * (size - 1), room)
+            shapes += [(here, there, naturals, room) for naturals in range(fewest, most + 1)]
+            pairs += 1
+    # Every shape is tried only while counted cards are still to be set aside.
+    states = (clean + 1) * (dirty + 1) * (max(taken) + 1)
+    if states * (len(shapes) if any(taken) else pairs) * NATURAL_RANKS > LEAST_WORTH_WORK:
+        return None
     wild = values.cheapest_wild
-    # (clean, dirty) books placed so far -> the least they are worth.
-    least: dict[tuple[int, int], int] = {(0, 0): 0}
+    # (clean, dirty, cards of this class set aside so far) -> the least the books are worth.
+    least: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
     for card in sorted(NATURAL_CLASSES, key=values.of):
         value = values.of(card)
+        aside = taken[NATURAL_CLASSES.index(card)]
+        # (clean, dirty, worth, cards left over): every shape while cards are still to be set
+        # aside, else only the cheapest: natural cards are the cheaper ones unless wild cards
+        # cost less; fewer of them leave more of the rank for the cards counted elsewhere.
+        every, cheapest = [], []
+        for here, there, naturals, room in shapes:
+            worth = (here * size + naturals) * value + (there * size - naturals) * wild
+            every.append((here, there, worth, room - naturals))
+            if naturals == (there * dirty_needs if wild < value else min(there * (size - 1), room)):
+                cheapest.append((here, there, worth, room - naturals))
         for _rank in range(PER_DECK[card] // SUITS):
-            step: dict[tuple[int, int], int] = {}
-            for (c, d), worth in least.items():
-                for here in range(min(clean - c, per_rank // size) + 1):
-                    room = per_rank - here * size
-                    most_dirty = room // dirty_needs if dirty_needs else dirty - d
-                    for there in range(min(dirty - d, most_dirty) + 1):
-                        # Natural cards are the cheaper ones unless wild cards cost less.
-                        fewest, most = there * dirty_needs, min(there * (size - 1), room)
-                        naturals = fewest if wild < value else most
-                        cost = (here * size + naturals) * value + (there * size - naturals) * wild
-                        key = (c + here, d + there)
-                        if worth + cost < step.get(key, worth + cost + 1):
-                            step[key] = worth + cost
+            step: dict[tuple[int, int, int], int] = {}
+            for (c, d, r), so_far in least.items():
+                for here, there, worth, spare in every if r < aside else cheapest:
+                    if c + here > clean or d + there > dirty:
+                        continue
+                    key = (c + here, d + there, min(aside, r + spare))
+                    if so_far + worth < step.get(key, so_far + worth + 1):
+                        step[key] = so_far + worth
             least = step
-    return least.get((clean, dirty))
+        least = {(c, d, 0): worth for (c, d, r), worth in least.items() if r == aside}
+    return least.get((clean, dirty, 0))
 
 
 def red_threes_in_play(decks: int) -> int:

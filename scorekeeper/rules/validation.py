@@ -122,7 +122,9 @@ class _Checker:
         teams: Sequence[TeamTally],
         decks: int,
         sizes: Sequence[int] | None = None,
+        scarcity: bool = True,
     ):
+        self.scarcity = scarcity
         self.rules = rules
         self.deal_number = deal_number
         self.deal = rules.deal(deal_number)
@@ -373,13 +375,21 @@ class _Checker:
         rules = self.rules
         size = rules.book_size
         values = rules.card_values
-        cheapest_dirty = values.cheapest_wild + values.cheapest_natural * (size - 1)
+        cheapest_dirty = self.cheapest_dirty_book()
         least = (
             team.clean_books * size * values.cheapest_natural
             + team.dirty_books * cheapest_dirty
             + team.wild_books * size * values.cheapest_wild
         )
         return least + self.special_book_points(team)
+
+    def cheapest_dirty_book(self) -> int:
+        """The least a dirty book is worth: one wild card, or as many as it may hold when
+        wild cards cost less than natural ones (2s worth 5 beside 4s worth 10)."""
+        rules = self.rules
+        size, values = rules.book_size, rules.card_values
+        wilds = rules.max_wilds(size) if values.cheapest_wild < values.cheapest_natural else 1
+        return wilds * values.cheapest_wild + (size - wilds) * values.cheapest_natural
 
     def special_book_points(self, team: TeamTally) -> int:
         least = 0
@@ -388,6 +398,14 @@ class _Checker:
             if special is not None:
                 least += count * special.min_points
         return least
+
+    def naturals_counted(self) -> tuple[int, ...]:
+        """The natural cards counted anywhere in the deal (left, or melded by count), of each
+        of :data:`NATURAL_CLASSES`: none of them is in a book entered as points."""
+        return tuple(
+            sum(t.left.count(card) + t.melded.count(card) for t in self.teams)
+            for card in NATURAL_CLASSES
+        )
 
     def least_by_rank(self, *teams: TeamTally) -> int:
         """The least these teams' books are worth together, every book of one rank: the
@@ -402,6 +420,7 @@ class _Checker:
             size,
             size - rules.max_wilds(size),
             rules.card_values,
+            self.naturals_counted(),
         )
         plain = sum(self.least_book_points(t) for t in teams)
         if natural is None:
@@ -432,10 +451,12 @@ class _Checker:
                 least=least,
                 books=books,
                 clean=self.rules.book_size * values.cheapest_natural,
-                dirty=values.cheapest_wild + values.cheapest_natural * (self.rules.book_size - 1),
+                dirty=self.cheapest_dirty_book(),
                 wild=self.rules.book_size * values.cheapest_wild,
             )
-        if not team.melded.counted and least <= melded < (by_rank := self.least_by_rank(team)):
+        by_points = self.scarcity and not team.melded.counted
+        if by_points and least <= melded < (by_rank := self.least_by_rank(team)):
+            counted = sum(self.naturals_counted())
             self.fail(
                 i,
                 "melded",
@@ -449,10 +470,23 @@ class _Checker:
                     "%(most)d cards of each, so its books alone hold cards worth at least "
                     "%(least)d.",
                     "decks",
+                )
+                if not counted
+                else NP_(
+                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+                    "cheapest ranks: a book is of one rank, %(decks)d deck holds only %(most)d "
+                    "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
+                    "books alone hold cards worth at least %(least)d.",
+                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+                    "cheapest ranks: a book is of one rank, %(decks)d decks hold only %(most)d "
+                    "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
+                    "books alone hold cards worth at least %(least)d.",
+                    "decks",
                 ),
                 melded=melded,
                 most=SUITS * self.decks,
                 least=by_rank,
+                counted=counted,
             )
         smallest_meld = 3 * values.cheapest_natural
         if 0 < melded < smallest_meld:
@@ -901,7 +935,8 @@ class _Checker:
                 "decks",
             ),
         )
-        self.books_beside_counted_cards()
+        if self.scarcity:
+            self.books_beside_counted_cards()
 
     def books_beside_counted_cards(self) -> None:
         """Cards counted anywhere (left, or melded by count) are not in the books of a team
@@ -949,6 +984,7 @@ class _Checker:
             melded = sum(t.melded.value(self.rules.card_values) for t in points)
             least = self.least_by_rank(*points)
             if melded < least:
+                counted = sum(self.naturals_counted())
                 self.fail(
                     None,
                     "melded",
@@ -962,10 +998,23 @@ class _Checker:
                         "they hold cards worth at least %(least)d, but the teams melded "
                         "%(melded)d.",
                         "decks",
+                    )
+                    if not counted
+                    else NP_(
+                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+                        "rank, %(decks)d deck holds only %(most)d cards of each, and %(counted)d "
+                        "natural cards are counted, so together the books hold cards worth at "
+                        "least %(least)d, but the teams melded %(melded)d.",
+                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+                        "rank, %(decks)d decks hold only %(most)d cards of each, and %(counted)d "
+                        "natural cards are counted, so together the books hold cards worth at "
+                        "least %(least)d, but the teams melded %(melded)d.",
+                        "decks",
                     ),
                     melded=melded,
                     most=SUITS * self.decks,
                     least=least,
+                    counted=counted,
                 )
 
     def wild_cards_by_price(self, by_points: Sequence[int]) -> None:
@@ -1096,11 +1145,16 @@ def validate_deal(
     teams: Sequence[TeamTally],
     decks: int | None = None,
     team_sizes: Sequence[int] | None = None,
+    *,
+    scarcity: bool = True,
 ) -> list[Problem]:
     """Every problem in a deal's tally under ``rules``; an empty list when it is possible.
 
     ``team_sizes`` (players per team, in team order) is how the game is seated; without it,
     each team is taken to have as many players as these rules seat in one team at most.
+    ``scarcity``: whether books entered as points are checked against what runs short in the
+    decks (the 2s, the ranks from 4 to 7, the cards counted elsewhere), as since 2026-12-04;
+    without it, as every version before checked them (an import of their exports).
     """
     if team_sizes is not None and len(team_sizes) != len(teams):
         raise ValueError(f"{len(team_sizes)} team sizes for {len(teams)} teams")
@@ -1118,7 +1172,7 @@ def validate_deal(
             )
         ]
     checker = _Checker(
-        rules, deal_number, teams, decks or default_decks(rules, len(teams)), team_sizes
+        rules, deal_number, teams, decks or default_decks(rules, len(teams)), team_sizes, scarcity
     )
     for i, team in enumerate(teams):
         checker.team(i, team)

@@ -94,7 +94,7 @@ from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 from . import standings, summaries
 from .errors import Conflict, DamagedDeal, DamagedRules, Invalid, NotFound
 from .games import TRACKED_FIELDS, ResultView, read_logged, score_deals
-from .names import visible
+from .names import trimmed
 
 FORMAT = "scorekeeper-export"
 VERSION = 1
@@ -1014,7 +1014,8 @@ class _Reader:
         return value
 
     def text(self, value: Any, where: str, longest: int = NAME_LONGEST) -> str | None:
-        shown = visible(value) if isinstance(value, str) else ""
+        # As stored: a name kept from before line breaks inside became spaces imports whole.
+        shown = trimmed(value) if isinstance(value, str) else ""
         if not shown:
             self.fail(where, N_("%(where)s must be a text that is not empty."))
             return None
@@ -1369,8 +1370,10 @@ class _Reader:
                 continue
             # Checked as every version of the app checked it, without the seating: a deal of a
             # player seated alone under partnership rules who went out with cards left was
-            # accepted until 2026-12-03, and a club's export must still import whole.
-            problems = validate_deal(rules, i + 1, tallies, decks)
+            # accepted until 2026-12-03, books entered as points were not checked against the
+            # 2s and the ranks that run short until 2026-12-04, and a club's export must still
+            # import whole.
+            problems = validate_deal(rules, i + 1, tallies, decks, scarcity=False)
             if problems:
                 self.add(f"{where}.teams", problems, teams=True)
                 continue
@@ -1558,9 +1561,8 @@ def import_text(text: str | bytes) -> ImportSummary:
 
 
 def _write(document: _Document, summary: ImportSummary) -> None:
-    # Compared in Python, like the games service: SQLite's lower() folds ASCII only. A name
-    # stored with a line break inside reads as the file writes it, with a space.
-    players = {visible(p.name).casefold(): p for p in db.session.scalars(db.select(Player))}
+    # Compared in Python, like the games service: SQLite's lower() folds ASCII only.
+    players = {p.name.casefold(): p for p in db.session.scalars(db.select(Player))}
     for name, created in document.players:
         if name.casefold() in players:
             summary.skipped.players += 1
@@ -1570,7 +1572,7 @@ def _write(document: _Document, summary: ImportSummary) -> None:
         players[name.casefold()] = player
         summary.imported.players += 1
 
-    seasons = {visible(s.name).casefold(): s for s in db.session.scalars(db.select(Season))}
+    seasons = {s.name.casefold(): s for s in db.session.scalars(db.select(Season))}
     for season_in in document.seasons:
         if season_in.name.casefold() in seasons:
             summary.skipped.seasons += 1

@@ -379,10 +379,14 @@ def _players(names: Sequence[str]) -> dict[str, Player]:
     """Players by case-folded name: those seen before, and new ones for the rest."""
     # Compared in Python: SQLite's lower() folds ASCII letters only ("Émile" stays "Émile").
     wanted = {name.casefold() for name in names}
-    # A name stored with a line break inside is the one typed with a space there.
-    stored = (
-        (visible(player.name).casefold(), player)
-        for player in db.session.scalars(db.select(Player))
+    # A name stored with a line break inside is the one typed with a space there; a player
+    # stored with the very name typed comes first (both may be kept from before).
+    stored = sorted(
+        (
+            (visible(player.name).casefold(), player)
+            for player in db.session.scalars(db.select(Player))
+        ),
+        key=lambda pair: visible(pair[1].name) == pair[1].name,
     )
     known = {key: player for key, player in stored if key in wanted}
     for name in names:

@@ -20,14 +20,20 @@ def _unseen(char: str) -> bool:
     return char in _BLANK or unicodedata.category(char) in _UNSEEN
 
 
-def visible(name: str) -> str:
+def trimmed(name: str) -> str:
     """``name`` without the blanks and invisible characters around it; empty when nothing in
-    it shows, so a name of zero-width spaces is no name. Inside a name, each run of line
-    breaks, tabs and control characters becomes one space; the rest stays as typed (a joiner
-    between emoji makes one picture, two spaces are what was typed)."""
+    it shows, so a name of zero-width spaces is no name. Inside, it stays as it is: an
+    import keeps the names a club's file holds, as they were stored."""
     start, end = 0, len(name)
     while start < end and _unseen(name[start]):
         start += 1
     while end > start and _unseen(name[end - 1]):
         end -= 1
-    return _BREAKS.sub(" ", name[start:end])
+    return name[start:end]
+
+
+def visible(name: str) -> str:
+    """A name as typed, :func:`trimmed`, and inside it each run of line breaks, tabs and
+    control characters made one space; the rest stays as typed (a joiner between emoji makes
+    one picture, two spaces are what was typed)."""
+    return _BREAKS.sub(" ", trimmed(name))

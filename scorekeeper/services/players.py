@@ -44,7 +44,9 @@ def _clean_name(name: str) -> str:
 def named(name: str) -> Player | None:
     """The player called ``name`` (whatever the case, and what cannot be seen around it)."""
     wanted = visible(name).casefold()
-    return next((p for p in all_players() if visible(p.name).casefold() == wanted), None)
+    alike = [p for p in all_players() if visible(p.name).casefold() == wanted]
+    # One stored with the very name first: one with a line break inside may be kept from before.
+    return next((p for p in alike if p.name.casefold() == wanted), alike[0] if alike else None)
 
 
 def rename_player(player_id: int, name: str) -> Player:

@@ -68,15 +68,19 @@ def _slug(name: str) -> str:
     return candidate
 
 
-def _check_name(name: str, own: int | None = None) -> str:
+def _check_name(name: str, own: HouseRules | None = None) -> str:
     """The name as shown; refused when it is empty, too long, or already names other rules
-    (whatever the case: two "Friday" in the list of rules cannot be told apart)."""
+    (whatever the case: two "Friday" in the list of rules cannot be told apart). Rules that
+    keep their own name are never refused for it: two alike may be kept from before."""
     name = visible(name)
     if not name or len(name) > 80:
         raise Invalid.say(N_("House rules need a name of 1 to 80 characters."), field="name")
     wanted = name.casefold()
-    others = db.session.scalars(db.select(HouseRules.name).where(HouseRules.id != (own or 0)))
-    if any(taken.casefold() == wanted for taken in [*(p.name for p in PRESETS.values()), *others]):
+    if own is not None and visible(own.name).casefold() == wanted:
+        return name
+    others = db.session.scalars(db.select(HouseRules.name))
+    taken = [*(rules.name for rules in PRESETS.values()), *others]
+    if any(visible(other).casefold() == wanted for other in taken):
         raise Conflict.say(N_("There are already rules called %(name)s."), field="name", name=name)
     return name
 
@@ -106,7 +110,7 @@ def update_house_rules(ref: str | int, name: str, overrides: Mapping[str, Any]) 
     house = find_house_rules(ref)
     if house is None:
         raise NotFound.say(N_("There are no rules called %(id)s."), field="ruleset", id=str(ref))
-    name = _check_name(name, own=house.id)
+    name = _check_name(name, own=house)
     try:
         rules = house.rules().derive(dict(overrides), name=name)
     except RuleSetError as error:

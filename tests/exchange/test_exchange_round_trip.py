@@ -16,7 +16,7 @@ from standings_support import OUT_STD, Season
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Player
-from scorekeeper.rules import Cards, TeamTally
+from scorekeeper.rules import Cards, RuleSet, TeamTally, read_team, validate_deal
 from scorekeeper.services import exchange, games, players, rulesets
 from scorekeeper.services.errors import Invalid
 
@@ -157,6 +157,55 @@ def test_a_name_stored_with_a_line_break_is_found_again_on_import(
 
     assert summary.imported.players == 0 and summary.imported.games == 0
     assert table_counts(app) == before
+
+
+def test_names_alike_but_for_a_line_break_import_whole(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    # Both kept from before a line break inside a name became a space: two players still.
+    with app.app_context():
+        for old, new in (("Ann", "Ann\nLee"), ("Ben", "Ann Lee")):
+            player = db.session.scalar(db.select(Player).filter_by(name=old))
+            assert player is not None
+            player.name = new
+        db.session.commit()
+    document = export(app)
+
+    summary = import_into(other, document)
+
+    assert summary.imported.games == len(document["games"])
+    with other.app_context():
+        names = set(db.session.scalars(db.select(Player.name)))
+    assert {"Ann\nLee", "Ann Lee"} <= names
+
+
+def test_an_older_export_with_books_the_2s_and_ranks_cannot_hold_imports_whole(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    # Until 2026-12-04 nine clean books entered as 315 points were accepted (eight at most
+    # can be of 4s to 7s): a club's older file still imports, deal and all.
+    document = export(app)
+    game = next(g for g in document["games"] if g["deals"] and not g["corrections"])
+    entry = game["deals"][0]["teams"][0]
+    entry.update(clean_books=9, dirty_books=0, wild_books=0, melded=315, went_out=False)
+    entry["opening_meld"] = None
+    for deal in game["deals"]:
+        for team in deal["teams"]:
+            team.pop("score", None)
+    game.pop("totals", None)
+    rules = rulesets.resolve(game["ruleset"]) if isinstance(game["ruleset"], str) else None
+    if rules is None:
+        rules = RuleSet.from_dict(game["ruleset"])
+    tallies = [read_team(t, i) for i, t in enumerate(game["deals"][0]["teams"])]
+    assert validate_deal(rules, 1, tallies, game["decks"])  # refused when entered today
+
+    summary = import_into(other, document)
+
+    assert summary.imported.games == len(document["games"])
+    with other.app_context():
+        stored = db.session.scalar(db.select(Game).filter_by(uid=game["uid"]))
+        assert stored is not None
+        assert stored.deals[0].results[0].clean_books == 9
 
 
 def test_importing_into_a_database_with_its_own_games_keeps_them(

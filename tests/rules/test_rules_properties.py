@@ -52,6 +52,11 @@ HOUSE_RULES = [
     PRESETS["eleven-card"].derive(
         {"books_may_grow": True, "card_values": {"twos": 25}}, id="grow", name="Growing books"
     ),
+    # Wild cards cheaper than every natural card: a dirty book is cheapest with the most.
+    PRESETS["standard"].derive(
+        {"card_values": {"twos": 5, "jokers": 10, "fours_to_sevens": 10}},
+        id="cheap", name="Cheap wild cards",
+    ),
 ]  # fmt: skip
 rulesets = st.sampled_from([*PRESETS.values(), *HOUSE_RULES])
 
@@ -454,6 +459,8 @@ def team_at_the_table(
         lowest = -(-rule.opening_minimum // 5)
         opening = rng.randint(lowest, worth // 5) * 5
     counted = rng.random() < 0.5
+    # Cards left are counted or not, whichever way the melded cards were given.
+    left_counted = counted if not crowded else rng.random() < 0.5
     return TeamTally(
         clean_books=books["clean"],
         dirty_books=books["dirty"],
@@ -462,7 +469,7 @@ def team_at_the_table(
         red_threes=laid,
         red_threes_caught=caught,
         melded=Cards.of_counts(melded) if counted else Cards(points=worth),
-        left=Cards.of_counts(left) if counted else Cards(points=values.total(left)),
+        left=Cards.of_counts(left) if left_counted else Cards(points=values.total(left)),
         went_out=went_out,
         opening_meld=opening,
         exact_draws=rng.randint(0, team_size) if rules.exact_draw_bonus else 0,

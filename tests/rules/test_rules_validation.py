@@ -161,6 +161,22 @@ def test_books_of_one_rank_cannot_need_more_cards_of_it_than_exist() -> None:
     ]
 
 
+def test_a_dirty_book_is_cheapest_with_the_most_wild_cards_when_they_cost_less() -> None:
+    # 2s worth 5 beside 4s to 7s worth 10: five 4s and two 2s are 60, not 5 + 6 x 10.
+    cheap = STANDARD.derive(
+        {"card_values": {"twos": 5, "jokers": 10, "fours_to_sevens": 10}}, id="cheap", name="C"
+    )
+    assert (
+        validate_deal(cheap, 1, [TeamTally(dirty_books=1, melded=Cards(points=60)), TeamTally()])
+        == []
+    )
+    refused = validate_deal(
+        cheap, 1, [TeamTally(dirty_books=1, melded=Cards(points=55)), TeamTally()]
+    )
+    assert [p.field for p in refused] == ["melded"]
+    assert "a dirty book 60" in refused[0].message
+
+
 def test_books_past_the_cheapest_ranks_are_worth_more() -> None:
     # 5 decks hold 20 cards of each rank: two clean books of 4s, of 5s, of 6s and of 7s
     # (35 each), then of 8s to kings (70 each), then of aces (140).
@@ -185,6 +201,27 @@ def test_books_past_the_cheapest_ranks_are_worth_more() -> None:
     assert [p[:2] for p in problems_of([cheaper, TeamTally()])] == [(0, "melded")]
     # With 7 decks, 28 of each rank: four clean books of each of the four cheapest ranks.
     assert problems_of([team(16, 560), TeamTally()], decks=7) == []
+
+
+def test_natural_cards_counted_elsewhere_are_in_no_book() -> None:
+    # Simpson, two players, 3 decks: 12 cards of each rank, four clean books of 4s to 7s
+    # leave 20 of them; 21 left in the other hand push a book to 8s to kings.
+    def deal(left: int) -> list[TeamTally]:
+        return [
+            TeamTally(clean_books=4, melded=Cards(points=140)),
+            TeamTally(left=cards(fours_to_sevens=left)),
+        ]
+
+    assert problems_of(deal(20), "simpson", decks=3) == []
+    assert problems_of(deal(21), "simpson", decks=3) == [
+        (
+            0,
+            "melded",
+            "Team A melded cards worth 140, but its books cannot all be of the cheapest ranks: a "
+            "book is of one rank, 3 decks hold only 12 cards of each, and 21 natural cards are "
+            "counted elsewhere, so its books alone hold cards worth at least 175.",
+        ),
+    ]
 
 
 def test_the_teams_books_together_run_out_of_the_cheapest_ranks() -> None:

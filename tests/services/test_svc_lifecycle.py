@@ -17,6 +17,7 @@ from svc_support import (
     staying,
 )
 
+from scorekeeper.extensions import db
 from scorekeeper.rules import PRESETS, score_team
 from scorekeeper.services import games, rulesets
 from scorekeeper.services.errors import Conflict, Invalid, NotFound
@@ -190,6 +191,14 @@ def test_two_rules_cannot_share_a_name(ctx: Flask) -> None:
     refused(Conflict, lambda: rulesets.update_house_rules(saturday.id, "friday", {}))
     # Its own name, in another case, is no clash.
     assert rulesets.update_house_rules(friday.id, "FRIDAY", {}).name == "FRIDAY"
+    # Two alike kept from before: each can still be changed under its own name, and a name
+    # stored with a line break inside is the one typed with a space.
+    saturday.name = "friday"
+    db.session.commit()
+    assert rulesets.update_house_rules(saturday.id, "Friday", {"going_out_bonus": 150})
+    friday.name = "Late\nnight"
+    db.session.commit()
+    refused(Conflict, lambda: rulesets.create_house_rules("late night", "standard", {}))
 
 
 def test_house_rules_keep_a_slug_of_their_own(ctx: Flask) -> None:

@@ -119,6 +119,16 @@ def test_a_name_stored_with_a_line_break_is_the_one_typed_with_a_space(ctx: Flas
     refused(Conflict, lambda: players.create_season("Spring 2027"))
     game = games.start_game("standard", pairs("Ann Bo", "Di", "Ed", "Fay"))
     assert game.teams[0].members[0].player == _player("Ann\nBo")
+    # Kept from before, both: the one stored with the very name typed is the one meant,
+    # whichever was stored first.
+    first, later = _player("Ann\nBo"), _player("Ben")
+    first.name = "Ann"
+    db.session.flush()
+    first.name, later.name = "ann bo", "Ann\nBo"  # the line break stored later
+    db.session.commit()
+    assert players.named("Ann Bo") == first
+    game = games.start_game("standard", pairs("Ann Bo", "Gus", "Hal", "Ivy"))
+    assert game.teams[0].members[0].player == first
 
 
 def test_renaming_nobody_is_not_found(ctx: Flask) -> None:
