@@ -92,6 +92,56 @@ _CLASS_TEXT = {
 }
 
 
+# Books entered as points that run out of the cheapest ranks: one team's, or all teams'
+# together; each without and with natural cards counted elsewhere.
+_SHORT_RANKS = {
+    (True, False): NP_(
+        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "cheapest ranks: a book is of one rank, and %(decks)d deck holds only "
+        "%(most)d cards of each, so its books alone hold cards worth at least "
+        "%(least)d.",
+        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "cheapest ranks: a book is of one rank, and %(decks)d decks hold only "
+        "%(most)d cards of each, so its books alone hold cards worth at least "
+        "%(least)d.",
+        "decks",
+    ),
+    (True, True): NP_(
+        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "cheapest ranks: a book is of one rank, %(decks)d deck holds only %(most)d "
+        "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
+        "books alone hold cards worth at least %(least)d.",
+        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "cheapest ranks: a book is of one rank, %(decks)d decks hold only %(most)d "
+        "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
+        "books alone hold cards worth at least %(least)d.",
+        "decks",
+    ),
+    (False, False): NP_(
+        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+        "rank, and %(decks)d deck holds only %(most)d cards of each, so together "
+        "they hold cards worth at least %(least)d, but the teams melded "
+        "%(melded)d.",
+        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+        "rank, and %(decks)d decks hold only %(most)d cards of each, so together "
+        "they hold cards worth at least %(least)d, but the teams melded "
+        "%(melded)d.",
+        "decks",
+    ),
+    (False, True): NP_(
+        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+        "rank, %(decks)d deck holds only %(most)d cards of each, and %(counted)d "
+        "natural cards are counted, so together the books hold cards worth at "
+        "least %(least)d, but the teams melded %(melded)d.",
+        "The teams' books cannot all be of the cheapest ranks: a book is of one "
+        "rank, %(decks)d decks hold only %(most)d cards of each, and %(counted)d "
+        "natural cards are counted, so together the books hold cards worth at "
+        "least %(least)d, but the teams melded %(melded)d.",
+        "decks",
+    ),
+}
+
+
 _WILD_CARDS = N_("wild cards")
 # Fields of a team's cards and books: a problem at one says the cards do not add up.
 _CARD_FIELDS = ("melded", "left", "clean_books", "dirty_books", "wild_books", "black_three_books")
@@ -456,38 +506,7 @@ class _Checker:
             )
         by_points = self.scarcity and not team.melded.counted
         if by_points and least <= melded < (by_rank := self.least_by_rank(team)):
-            counted = sum(self.naturals_counted())
-            self.fail(
-                i,
-                "melded",
-                NP_(
-                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
-                    "cheapest ranks: a book is of one rank, and %(decks)d deck holds only "
-                    "%(most)d cards of each, so its books alone hold cards worth at least "
-                    "%(least)d.",
-                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
-                    "cheapest ranks: a book is of one rank, and %(decks)d decks hold only "
-                    "%(most)d cards of each, so its books alone hold cards worth at least "
-                    "%(least)d.",
-                    "decks",
-                )
-                if not counted
-                else NP_(
-                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
-                    "cheapest ranks: a book is of one rank, %(decks)d deck holds only %(most)d "
-                    "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
-                    "books alone hold cards worth at least %(least)d.",
-                    "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
-                    "cheapest ranks: a book is of one rank, %(decks)d decks hold only %(most)d "
-                    "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
-                    "books alone hold cards worth at least %(least)d.",
-                    "decks",
-                ),
-                melded=melded,
-                most=SUITS * self.decks,
-                least=by_rank,
-                counted=counted,
-            )
+            self.short_ranks(i, melded, by_rank)
         smallest_meld = 3 * values.cheapest_natural
         if 0 < melded < smallest_meld:
             self.fail(
@@ -984,38 +1003,21 @@ class _Checker:
             melded = sum(t.melded.value(self.rules.card_values) for t in points)
             least = self.least_by_rank(*points)
             if melded < least:
-                counted = sum(self.naturals_counted())
-                self.fail(
-                    None,
-                    "melded",
-                    NP_(
-                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
-                        "rank, and %(decks)d deck holds only %(most)d cards of each, so together "
-                        "they hold cards worth at least %(least)d, but the teams melded "
-                        "%(melded)d.",
-                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
-                        "rank, and %(decks)d decks hold only %(most)d cards of each, so together "
-                        "they hold cards worth at least %(least)d, but the teams melded "
-                        "%(melded)d.",
-                        "decks",
-                    )
-                    if not counted
-                    else NP_(
-                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
-                        "rank, %(decks)d deck holds only %(most)d cards of each, and %(counted)d "
-                        "natural cards are counted, so together the books hold cards worth at "
-                        "least %(least)d, but the teams melded %(melded)d.",
-                        "The teams' books cannot all be of the cheapest ranks: a book is of one "
-                        "rank, %(decks)d decks hold only %(most)d cards of each, and %(counted)d "
-                        "natural cards are counted, so together the books hold cards worth at "
-                        "least %(least)d, but the teams melded %(melded)d.",
-                        "decks",
-                    ),
-                    melded=melded,
-                    most=SUITS * self.decks,
-                    least=least,
-                    counted=counted,
-                )
+                self.short_ranks(None, melded, least)
+
+    def short_ranks(self, index: int | None, melded: int, least: int) -> None:
+        """Books entered as points (of team ``index``, or of all teams) are worth ``least``
+        at the least, the cheapest ranks run out: more than the ``melded`` points said."""
+        counted = sum(self.naturals_counted())
+        self.fail(
+            index,
+            "melded",
+            _SHORT_RANKS[index is not None, counted > 0],
+            melded=melded,
+            most=SUITS * self.decks,
+            least=least,
+            counted=counted,
+        )
 
     def wild_cards_by_price(self, by_points: Sequence[int]) -> None:
         """The least a wild book is worth takes the cheaper wild cards (2s): past the 2s the
