@@ -136,6 +136,7 @@ def edit_house_rules(slug: str) -> ResponseReturnValue:
             rules, name=house.name, description=rules.description, source=rules.source
         )
     )
+    form.own_name = house.name
     unplaced: list[str] = []
     if form.validate_on_submit():
         try:

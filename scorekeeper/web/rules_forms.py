@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (  # type: ignore[import-untyped]
@@ -29,12 +30,20 @@ from wtforms import (  # type: ignore[import-untyped]
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, Optional  # type: ignore[import-untyped]
+from wtforms.validators import (  # type: ignore[import-untyped]
+    InputRequired,
+    Length,
+    Optional,
+    ValidationError,
+)
 from wtforms.widgets import CheckboxInput, ListWidget  # type: ignore[import-untyped]
 
 from scorekeeper.messages import say
-from scorekeeper.rules import BookKind, CardClass, PlayStyle, Problem, RuleSet, WildLimit
+from scorekeeper.rules import PRESETS, BookKind, CardClass, PlayStyle, Problem, RuleSet, WildLimit
 from scorekeeper.rules.ruleset import MOST_DECKS
+from scorekeeper.services.names import visible
+
+from . import rules_text
 
 # Rows the page shows: deals beyond the deal count are ignored, so a table can add a
 # fifth deal without JavaScript. Saved rules with more deals get more rows.
@@ -141,6 +150,8 @@ class SpecialBookForm(Form):  # type: ignore[misc]
 
 
 class HouseRulesForm(FlaskForm):  # type: ignore[misc]
+    # The rules' own name when they are edited: keeping it is never refused.
+    own_name: str | None = None
     # The rules the new house rules start from (a preset id or a house-rules slug).
     base = HiddenField()
     name = StringField(
@@ -425,6 +436,16 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
         }
 
     # --- problems from the rules core -------------------------------------------
+
+    def validate_name(self, field: Field) -> None:
+        """A preset's name as the list of rules shows it, in the table's language, is taken
+        (the service compares the presets' English names, and every house rules' name)."""
+        name = visible(field.data or "")
+        wanted = name.casefold()
+        if self.own_name is not None and visible(self.own_name).casefold() == wanted:
+            return
+        if any(rules_text.ruleset_name(p).casefold() == wanted for p in PRESETS.values()):
+            raise ValidationError(_("There are already rules called %(name)s.", name=name))
 
     def apply_problems(self, problems: Iterable[Problem]) -> list[str]:
         """Put each problem beside its field; return the messages no field can show."""

@@ -412,6 +412,29 @@ def test_a_name_already_taken_is_refused_beside_it(app: Flask, client: FlaskClie
     assert house_rules_count(app) == 1
 
 
+def test_a_presets_name_in_the_tables_language_is_taken(app: Flask, client: FlaskClient) -> None:
+    # The German list of rules shows "Standard mit Partnern": a house rule named so would
+    # look like the preset there.
+    page = client.get("/house-rules/new?base=simpson", headers={"Accept-Language": "de"})
+    action, fields = read_form(page.get_data(as_text=True))
+    fields["name"] = ["standard MIT partnern"]
+    response = client.post(action, data=fields, headers={"Accept-Language": "de"})
+    assert response.status_code == 422
+    assert error_beside(response.get_data(as_text=True), "name") == (
+        "Es gibt schon Regeln namens standard MIT partnern."
+    )
+    assert house_rules_count(app) == 0
+    # In English it is no preset's name; and rules keep their own name when edited.
+    assert submit(client, "/house-rules/new?base=simpson", {"name": "Standard mit Partnern"})
+    assert house_rules_count(app) == 1
+    edit = client.get("/house-rules/standard-mit-partnern/edit", headers={"Accept-Language": "de"})
+    action, fields = read_form(edit.get_data(as_text=True))
+    fields["going_out_bonus"] = ["150"]
+    saved_page = client.post(action, data=fields, headers={"Accept-Language": "de"})
+    assert saved_page.status_code == 302
+    assert saved(app, "standard-mit-partnern").going_out_bonus == 150
+
+
 def test_a_refused_form_keeps_the_base_it_started_from(app: Flask, client: FlaskClient) -> None:
     response = submit(
         client, "/house-rules/new?base=simpson", {"name": "", "red_three_penalty": "0"}
