@@ -143,6 +143,7 @@ _SHORT_RANKS = {
 
 
 _WILD_CARDS = N_("wild cards")
+_BLACK = (CardClass.BLACK_THREES,)
 # Fields of a team's cards and books: a problem at one says the cards do not add up.
 _CARD_FIELDS = ("melded", "left", "clean_books", "dirty_books", "wild_books", "black_three_books")
 
@@ -449,20 +450,25 @@ class _Checker:
                 least += count * special.min_points
         return least
 
-    def naturals_counted(self) -> tuple[int, ...]:
-        """The natural cards counted anywhere in the deal (left, or melded by count), of each
-        of :data:`NATURAL_CLASSES`: none of them is in a book entered as points."""
+    def naturals_set_aside(self, books_of: Sequence[int]) -> tuple[int, ...]:
+        """The natural cards counted in the deal that are in none of the books of the teams
+        ``books_of``, of each of :data:`NATURAL_CLASSES`: every card left, and the melded
+        cards the other teams counted."""
         return tuple(
-            sum(t.left.count(card) + t.melded.count(card) for t in self.teams)
+            sum(
+                t.left.count(card) + (0 if i in books_of else t.melded.count(card))
+                for i, t in enumerate(self.teams)
+            )
             for card in NATURAL_CLASSES
         )
 
-    def least_by_rank(self, *teams: TeamTally) -> int:
-        """The least these teams' books are worth together, every book of one rank: the
-        cheapest ranks run out (5 decks hold 20 cards of each). No more than
+    def least_by_rank(self, books_of: Sequence[int]) -> int:
+        """The least the books of the teams ``books_of`` are worth together, every book of
+        one rank: the cheapest ranks run out (5 decks hold 20 cards of each). No more than
         :meth:`least_book_points` when the books cannot all be made: that is said apart."""
         rules = self.rules
         size = rules.book_size
+        teams = [self.teams[i] for i in books_of]
         natural = least_book_worth(
             sum(t.clean_books for t in teams),
             sum(t.dirty_books for t in teams),
@@ -470,7 +476,7 @@ class _Checker:
             size,
             size - rules.max_wilds(size),
             rules.card_values,
-            self.naturals_counted(),
+            self.naturals_set_aside(books_of),
         )
         plain = sum(self.least_book_points(t) for t in teams)
         if natural is None:
@@ -504,8 +510,7 @@ class _Checker:
                 dirty=self.cheapest_dirty_book(),
                 wild=self.rules.book_size * values.cheapest_wild,
             )
-        by_points = self.scarcity and not team.melded.counted
-        if by_points and least <= melded < (by_rank := self.least_by_rank(team)):
+        if self.scarcity and least <= melded < (by_rank := self.least_by_rank([i])):
             self.short_ranks(i, melded, by_rank)
         smallest_meld = 3 * values.cheapest_natural
         if 0 < melded < smallest_meld:
@@ -999,16 +1004,18 @@ class _Checker:
                 return
         self.wild_cards_by_price(by_points)
         card_problems = any(p.field.startswith(_CARD_FIELDS) for p in self.problems)
-        if len(points) == len(self.teams) > 1 and not card_problems:
-            melded = sum(t.melded.value(self.rules.card_values) for t in points)
-            least = self.least_by_rank(*points)
+        if len(self.teams) > 1 and not card_problems:
+            values = self.rules.card_values
+            melded = sum(t.melded.value(values, without=_BLACK) for t in self.teams)
+            least = self.least_by_rank(range(len(self.teams)))
             if melded < least:
                 self.short_ranks(None, melded, least)
 
     def short_ranks(self, index: int | None, melded: int, least: int) -> None:
-        """Books entered as points (of team ``index``, or of all teams) are worth ``least``
-        at the least, the cheapest ranks run out: more than the ``melded`` points said."""
-        counted = sum(self.naturals_counted())
+        """The books of team ``index`` (or of all teams) are worth ``least`` at the least, the
+        cheapest ranks run out: more than the ``melded`` cards are worth."""
+        books_of = range(len(self.teams)) if index is None else [index]
+        counted = sum(self.naturals_set_aside(books_of))
         self.fail(
             index,
             "melded",

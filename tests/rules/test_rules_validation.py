@@ -203,6 +203,28 @@ def test_books_past_the_cheapest_ranks_are_worth_more() -> None:
     assert problems_of([team(16, 560), TeamTally()], decks=7) == []
 
 
+def test_books_in_melded_cards_counted_by_class_run_out_of_the_cheapest_ranks_too() -> None:
+    # Counted by class, 63 cards from 4 to 7 are not nine clean books: four ranks of 20.
+    nine = TeamTally(clean_books=9, melded=cards(fours_to_sevens=63))
+    assert problems_of([nine, TeamTally()]) == [
+        (
+            0,
+            "melded",
+            "Team A melded cards worth 315, but its books cannot all be of the cheapest ranks: a "
+            "book is of one rank, and 5 decks hold only 20 cards of each, so its books alone hold "
+            "cards worth at least 350.",
+        ),
+    ]
+    eight_and_kings = TeamTally(clean_books=9, melded=cards(fours_to_sevens=56, eights_to_kings=7))
+    assert problems_of([eight_and_kings, TeamTally()]) == []
+    # One team counting, the other giving points: nine books of 4s to 7s together.
+    teams = [
+        TeamTally(clean_books=5, melded=cards(fours_to_sevens=35)),
+        TeamTally(clean_books=4, melded=Cards(points=140)),
+    ]
+    assert [p[:2] for p in problems_of(teams)] == [(None, "melded")]
+
+
 def test_natural_cards_counted_elsewhere_are_in_no_book() -> None:
     # Simpson, two players, 3 decks: 12 cards of each rank, four clean books of 4s to 7s
     # leave 20 of them; 21 left in the other hand push a book to 8s to kings.
