@@ -135,7 +135,7 @@ def least_book_worth(
     ``taken``: cards of each of :data:`NATURAL_CLASSES` (in that order) that are elsewhere,
     counted, so in none of these books; they are taken from the ranks where they hinder the
     books least. ``None`` when the books cannot all be made, or when there are so many that
-    working it out would take long (more than about 20 ms): then nothing can be said.
+    working it out would take long (more than about 30 ms): then nothing can be said.
     """
     # What one rank can hold: clean and dirty books, the natural cards in the dirty ones, and
     # the cards of the rank left over.

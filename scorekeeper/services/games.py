@@ -49,7 +49,7 @@ from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import rulesets, summaries
 from .errors import Conflict, Invalid, Malformed, NotFound, StaleDeal
-from .names import visible
+from .names import name_key, visible
 
 # The fields of a tally the correction log tracks, in sheet order.
 TRACKED_FIELDS = (
@@ -382,11 +382,8 @@ def _players(names: Sequence[str]) -> dict[str, Player]:
     # A name stored with a line break inside is the one typed with a space there; a player
     # stored with the very name typed comes first (both may be kept from before).
     stored = sorted(
-        (
-            (visible(player.name).casefold(), player)
-            for player in db.session.scalars(db.select(Player))
-        ),
-        key=lambda pair: visible(pair[1].name) == pair[1].name,
+        ((name_key(player.name), player) for player in db.session.scalars(db.select(Player))),
+        key=lambda pair: pair[0] == pair[1].name.casefold(),
     )
     known = {key: player for key, player in stored if key in wanted}
     for name in names:

@@ -37,3 +37,9 @@ def visible(name: str) -> str:
     control characters made one space; the rest stays as typed (a joiner between emoji makes
     one picture, two spaces are what was typed)."""
     return _BREAKS.sub(" ", trimmed(name))
+
+
+def name_key(name: str) -> str:
+    """What two names that cannot be told apart on a page share: :func:`visible`, case-folded
+    ("Émile" and "ÉMILE ", or a line break and a space inside)."""
+    return visible(name).casefold()

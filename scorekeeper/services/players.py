@@ -14,7 +14,7 @@ from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import summaries
 from .errors import Conflict, Invalid, NotFound
-from .names import visible
+from .names import name_key, visible
 
 
 def all_players() -> list[Player]:
@@ -43,8 +43,8 @@ def _clean_name(name: str) -> str:
 
 def named(name: str) -> Player | None:
     """The player called ``name`` (whatever the case, and what cannot be seen around it)."""
-    wanted = visible(name).casefold()
-    alike = [p for p in all_players() if visible(p.name).casefold() == wanted]
+    wanted = name_key(name)
+    alike = [p for p in all_players() if name_key(p.name) == wanted]
     # One stored with the very name first: one with a line break inside may be kept from before.
     return next((p for p in alike if p.name.casefold() == wanted), alike[0] if alike else None)
 
@@ -123,7 +123,7 @@ def create_season(name: str, starts_on: date | None = None, ends_on: date | None
     if starts_on and ends_on and ends_on < starts_on:
         raise Invalid.say(N_("A season cannot end before it starts."), field="ends_on")
     seasons = db.session.scalars(db.select(Season))
-    if any(visible(s.name).casefold() == name.casefold() for s in seasons):
+    if any(name_key(s.name) == name_key(name) for s in seasons):
         raise Conflict.say(
             N_("There is already a season called %(name)s."), field="name", name=name
         )

@@ -13,7 +13,7 @@ from scorekeeper.rules import PRESETS, RuleSet, RuleSetError
 from scorekeeper.rules.i18n import N_
 
 from .errors import Conflict, Invalid, Malformed, NotFound
-from .names import visible
+from .names import name_key, visible
 
 
 def all_rulesets() -> list[RuleSet]:
@@ -75,12 +75,12 @@ def _check_name(name: str, own: HouseRules | None = None) -> str:
     name = visible(name)
     if not name or len(name) > 80:
         raise Invalid.say(N_("House rules need a name of 1 to 80 characters."), field="name")
-    wanted = name.casefold()
-    if own is not None and visible(own.name).casefold() == wanted:
+    wanted = name_key(name)
+    if own is not None and name_key(own.name) == wanted:
         return name
     others = db.session.scalars(db.select(HouseRules.name))
     taken = [*(rules.name for rules in PRESETS.values()), *others]
-    if any(visible(other).casefold() == wanted for other in taken):
+    if any(name_key(other) == wanted for other in taken):
         raise Conflict.say(N_("There are already rules called %(name)s."), field="name", name=name)
     return name
 

@@ -41,7 +41,7 @@ from wtforms.widgets import CheckboxInput, ListWidget  # type: ignore[import-unt
 from scorekeeper.messages import say
 from scorekeeper.rules import PRESETS, BookKind, CardClass, PlayStyle, Problem, RuleSet, WildLimit
 from scorekeeper.rules.ruleset import MOST_DECKS
-from scorekeeper.services.names import visible
+from scorekeeper.services.names import name_key, visible
 
 from . import rules_text
 
@@ -441,10 +441,10 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
         """A preset's name as the list of rules shows it, in the table's language, is taken
         (the service compares the presets' English names, and every house rules' name)."""
         name = visible(field.data or "")
-        wanted = name.casefold()
-        if self.own_name is not None and visible(self.own_name).casefold() == wanted:
+        wanted = name_key(name)
+        if self.own_name is not None and name_key(self.own_name) == wanted:
             return
-        if any(rules_text.ruleset_name(p).casefold() == wanted for p in PRESETS.values()):
+        if any(name_key(rules_text.ruleset_name(p)) == wanted for p in PRESETS.values()):
             raise ValidationError(_("There are already rules called %(name)s.", name=name))
 
     def apply_problems(self, problems: Iterable[Problem]) -> list[str]:
