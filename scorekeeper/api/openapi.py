@@ -301,7 +301,8 @@ def _schemas() -> Schema:
                     "items": {"type": "integer", "minimum": 1, "maximum": 4},
                     "description": "How many players each team has, in team order: a player "
                     "alone goes out with nothing left, even under partnership rules. By "
-                    "default each team has as many as the rules seat in one.",
+                    "default each team has as many as the rules seat in one. A seating no "
+                    "game of these rules could have is refused (422).",
                 },
             },
             ("ruleset", "deal", "teams"),

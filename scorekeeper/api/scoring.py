@@ -20,6 +20,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.i18n import N_
 from scorekeeper.services import rulesets
 from scorekeeper.services.errors import Invalid, Malformed
+from scorekeeper.services.games import seating_problems
 
 from . import bp
 from .inputs import json_body, missing, problem, ruleset_field, unknown_fields, whole_number
@@ -101,6 +102,11 @@ def score() -> dict[str, Any]:
     rules, deal = rules_and_deal(data, problems)
     assert tallies is not None
 
+    if sizes:
+        # Teams the rules could never seat have no verdict: refused as a game start would be.
+        unseated = seating_problems(rules, sizes, "players")
+        if unseated:
+            raise Invalid(unseated)
     if not decks:
         decks = rules.decks_for(sum(sizes)) if sizes else default_decks(rules, len(tallies))
     impossible: list[Problem] = validate_deal(rules, deal, tallies, decks, sizes)

@@ -93,7 +93,7 @@ from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 
 from . import standings, summaries
 from .errors import Conflict, DamagedDeal, DamagedRules, Invalid, NotFound
-from .games import TRACKED_FIELDS, ResultView, read_logged, score_deals
+from .games import TRACKED_FIELDS, ResultView, read_logged, score_deals, seating_problems
 from .names import trimmed
 
 FORMAT = "scorekeeper-export"
@@ -1303,18 +1303,8 @@ class _Reader:
         return teams
 
     def seating(self, rules: RuleSet, teams: list[_TeamIn], where: str) -> None:
-        count = sum(len(t.players) for t in teams)
-        sizes = {len(t.players) for t in teams}
-        if not rules.min_players <= count <= rules.max_players:
-            self.fail(
-                where,
-                N_("These rules are for %(low)d to %(high)d players, not %(count)d."),
-                low=rules.min_players,
-                high=rules.max_players,
-                count=count,
-            )
-        elif len(sizes) != 1 or (len(teams), sizes.pop()) not in rules.seatings(count):
-            self.fail(where, N_("These rules cannot seat these teams."))
+        for problem in seating_problems(rules, [len(t.players) for t in teams], where):
+            self.fail(where, problem.template, **problem.params)
 
     def deals(
         self, items: list[Any], game: str, rules: RuleSet, teams: list[_TeamIn], decks: int

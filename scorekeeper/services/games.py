@@ -433,6 +433,37 @@ def _seating_options(seatings: Sequence[tuple[int, int]]) -> Phrase:
     return Phrase(N_("%(items)s or %(last)s"), {"items": tuple(options[:-1]), "last": options[-1]})
 
 
+def seating_problems(rules: RuleSet, sizes: Sequence[int], field: str = "teams") -> list[Problem]:
+    """Why teams of ``sizes`` players (in team order) cannot sit down under ``rules``: too
+    few or too many players, or teams the rules do not make of them. Empty when they can."""
+    count = sum(sizes)
+    if not rules.min_players <= count <= rules.max_players:
+        return [
+            Problem(
+                None,
+                field,
+                N_("These rules are for %(low)d to %(high)d players, not %(count)d."),
+                {"low": rules.min_players, "high": rules.max_players, "count": count},
+            )
+        ]
+    seatings = rules.seatings(count)
+    if not seatings:
+        cannot = NP_(
+            "%(count)d player cannot be split into teams for these rules, and these rules "
+            "do not let anyone play alone.",
+            "%(count)d players cannot be split into teams for these rules, and these rules "
+            "do not let anyone play alone.",
+        )
+        return [Problem(None, field, cannot, {"count": count})]
+    if len(set(sizes)) != 1 or (len(sizes), sizes[0]) not in seatings:
+        need = NP_(
+            "With %(count)d player these rules need %(options)s.",
+            "With %(count)d players these rules need %(options)s.",
+        )
+        return [Problem(None, field, need, {"count": count, "options": _seating_options(seatings)})]
+    return []
+
+
 def _start_game(
     ruleset: Any,
     teams: Sequence[TeamSpec],
@@ -476,39 +507,8 @@ def _start_game(
             )
         clean_teams.append((team_name, players))
     count = sum(len(players) for _, players in clean_teams)
-    if not rules.min_players <= count <= rules.max_players:
-        fail(
-            "teams",
-            N_("These rules are for %(low)d to %(high)d players, not %(count)d."),
-            low=rules.min_players,
-            high=rules.max_players,
-            count=count,
-        )
-    sizes = {len(players) for _, players in clean_teams}
-    seatings = rules.seatings(count)
-    if count and rules.min_players <= count <= rules.max_players and not seatings:
-        fail(
-            "teams",
-            NP_(
-                "%(count)d player cannot be split into teams for these rules, and these rules "
-                "do not let anyone play alone.",
-                "%(count)d players cannot be split into teams for these rules, and these rules "
-                "do not let anyone play alone.",
-            ),
-            count=count,
-        )
-    elif (
-        count and seatings and (len(sizes) != 1 or (len(clean_teams), sizes.pop()) not in seatings)
-    ):
-        fail(
-            "teams",
-            NP_(
-                "With %(count)d player these rules need %(options)s.",
-                "With %(count)d players these rules need %(options)s.",
-            ),
-            count=count,
-            options=_seating_options(seatings),
-        )
+    if count:
+        problems += seating_problems(rules, [len(players) for _, players in clean_teams])
     names = [name.casefold() for name, _ in clean_teams]
     if len(set(names)) != len(names):
         fail("teams", N_("Two teams cannot have the same name."))

@@ -458,6 +458,31 @@ def test_players_seated_alone_go_out_with_nothing_left(api: Api) -> None:
 
 
 @pytest.mark.parametrize(
+    ("ruleset", "players", "message"),
+    [
+        ("standard", [2, 1, 1], "With 4 players these rules need 2 teams of 2."),
+        ("standard", [3, 2, 1], "With 6 players these rules need 3 teams of 2 or 2 teams of 3."),
+        ("brouillette-partners", [1, 1, 1], "These rules are for 4 to 6 players, not 3."),
+    ],
+)
+def test_a_table_the_rules_cannot_seat_is_422(
+    api: Api, ruleset: str, players: list[int], message: str
+) -> None:
+    """Seated as no game of these rules could be, a deal has no verdict: refused as starting
+    that game would be, in the same words."""
+    teams: list[dict[str, Any]] = [{} for _ in players]
+    response = api.post(
+        "/api/score", {"ruleset": ruleset, "deal": 1, "teams": teams, "players": players}
+    )
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [{"team": None, "field": "players", "message": message}]
+    names = [[f"P{t}{i}" for i in range(count)] for t, count in enumerate(players)]
+    start = api.post("/api/games", {"ruleset": ruleset, "teams": [{"players": n} for n in names]})
+    assert start.status_code == 422
+    assert [e["message"] for e in start.get_json()["errors"]] == [message]
+
+
+@pytest.mark.parametrize(
     ("players", "field"),
     [
         ([1, 1], "players"),

@@ -285,6 +285,27 @@ def test_an_imported_correction_undo_could_not_put_back_is_refused_whole(
     assert table_counts(app) == before
 
 
+def test_a_game_its_rules_cannot_seat_is_refused_in_the_words_of_a_game_start(
+    app: Flask, api: Api
+) -> None:
+    document = _exported_with_one_correction(api)
+    teams = document["games"][0]["teams"]
+    teams[0]["players"].append(teams[1]["players"].pop())  # three and one at a standard table
+    before = table_counts(app)
+
+    refused = api.post("/api/import", document)
+
+    assert refused.status_code == 422
+    assert refused.get_json()["errors"] == [
+        {
+            "team": None,
+            "field": "games[0].teams",
+            "message": "With 4 players these rules need 2 teams of 2.",
+        }
+    ]
+    assert table_counts(app) == before
+
+
 def test_a_correction_of_a_game_with_no_deals_is_refused(app: Flask, api: Api) -> None:
     document = _exported_with_one_correction(api)
     game = document["games"][0]
