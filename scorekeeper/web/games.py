@@ -332,6 +332,7 @@ def _read(view: service.GameView, form: forms.DealForm) -> tuple[list[Any] | Non
 def new_deal(game_id: int) -> ResponseReturnValue:
     view = service.read_game(game_id)
     number = view.next_deal
+    meant: int | None = None
     if request.method == "POST":
         # The form says which deal it was opened for; another tablet may have saved it since.
         meant = _whole(request.form.get("number", ""))
@@ -347,6 +348,14 @@ def new_deal(game_id: int) -> ResponseReturnValue:
     if request.method != "POST":  # GET, or HEAD: a read that must never write
         return _render_deal(view, form)
     tallies, problems = _read(view, form)
+    if meant is None and "number" in request.form:
+        # Which deal these entries were typed for cannot be read (a damaged form): saved as
+        # the next deal they might land on another. Shown again, with the number to save as.
+        unknown = N_(
+            "This form does not say which deal it was for: check that these are the "
+            "entries of deal %(deal)d, then save again."
+        )
+        tallies, problems = None, [Problem(None, "number", unknown, {"deal": number}), *problems]
     if tallies is None:
         form.add_problems(problems)
         return _render_deal(view, form, 400)

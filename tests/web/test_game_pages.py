@@ -946,6 +946,32 @@ def test_two_tablets_entering_the_same_deal(app: Flask, client: FlaskClient) -> 
     assert [number for _id, number, _v in stored(app)["deals"]] == [1]
 
 
+@pytest.mark.parametrize("damaged", ["", "one", "1x", "99999999999"])
+def test_a_form_that_does_not_say_its_deal_is_shown_again_not_saved(
+    app: Flask, client: FlaskClient, damaged: str
+) -> None:
+    game_id = start_game(client)
+    assert enter_deal(client, game_id, GERMAN).status_code == 302
+    before = stored(app)
+    typed = {**form_values(text(client.get(f"/games/{game_id}/deals/new"))), **GERMAN}
+    typed["t1-left"] = "225"
+
+    refused = client.post(f"/games/{game_id}/deals/new", data={**typed, "number": damaged})
+
+    assert refused.status_code == 400
+    page = text(refused)
+    assert (
+        "This form does not say which deal it was for: check that these are the entries of "
+        "deal 2, then save again." in page
+    )
+    assert value_of(page, "number") == "2"
+    assert value_of(page, "t1-left") == "225"  # nothing typed is lost
+    assert stored(app) == before
+    saved = client.post(f"/games/{game_id}/deals/new", data=form_values(page))
+    assert saved.status_code == 302
+    assert [number for _id, number, _v in stored(app)["deals"]] == [1, 2]
+
+
 def test_house_rules_with_a_special_book(app: Flask, client: FlaskClient) -> None:
     from scorekeeper.services import rulesets
 
