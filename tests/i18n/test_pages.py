@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from i18n_support import GERMAN_DEAL, TRANSLATED, leftover_english, visible_text
 
 from scorekeeper.rules import PRESETS, CardClass
-from scorekeeper.services import games
+from scorekeeper.services import games, players
 
 # A deal the app must refuse: 7 is no card total, and going out needs books.
 BAD_DEAL = {"went_out": "0", "t0-melded": "7"}
@@ -236,3 +236,22 @@ def test_big_totals_are_grouped_the_languages_way(
         ), url
     body = client.get(f"/games/{game_id}", headers={"Accept-Language": lang}).get_data(as_text=True)
     assert '<span class="num">3855</span>' in body
+
+
+@pytest.mark.parametrize(
+    ("lang", "total"),
+    [("en", "15,420"), ("de", "15.420"), ("fr", "15\u202f420"), ("da", "15.420")],
+)
+def test_a_players_pages_group_a_game_total_as_the_game_page_does(
+    app: Flask, client: FlaskClient, finished_game_id: int, lang: str, total: str
+) -> None:
+    """Four of the German seed's deals make 15420 for Ann's team: her page and her statistics
+    write it as the game page does, not as a bare run of digits."""
+    with app.app_context():
+        ann = players.named("Ann")
+        assert ann is not None
+        ann_id = ann.id
+    for url in (f"/games/{finished_game_id}", f"/players/{ann_id}", f"/players/{ann_id}/stats"):
+        body = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert f">{total}</" in body, url
+        assert ">15420<" not in body, url
