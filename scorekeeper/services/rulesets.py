@@ -9,7 +9,7 @@ from typing import Any
 
 from scorekeeper.extensions import db
 from scorekeeper.models import LARGEST_ID, HouseRules, utcnow
-from scorekeeper.rules import PRESETS, RuleSet, RuleSetError
+from scorekeeper.rules import PRESETS, Problem, RuleSet, RuleSetError
 from scorekeeper.rules.i18n import N_
 
 from .errors import Conflict, Invalid, Malformed, NotFound
@@ -83,6 +83,16 @@ def _check_name(name: str, own: HouseRules | None = None) -> str:
     if any(name_key(other) == wanted for other in taken):
         raise Conflict.say(N_("There are already rules called %(name)s."), field="name", name=name)
     return name
+
+
+def rules_problems(base: RuleSet, overrides: Mapping[str, Any]) -> list[Problem]:
+    """What the rules core refuses in ``overrides`` over ``base``, saving nothing: the
+    editor lists these beside a name it had to refuse, so that one try says everything."""
+    try:
+        base.derive(dict(overrides))
+    except RuleSetError as error:
+        return list(error.problems)
+    return []
 
 
 def create_house_rules(name: str, base: str, overrides: Mapping[str, Any]) -> HouseRules:

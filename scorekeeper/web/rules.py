@@ -120,6 +120,8 @@ def new_house_rules() -> ResponseReturnValue:
         else:
             flash(_("Your house rules “%(name)s” are saved.", name=house.name))
             return redirect(url_for(".show", ruleset_id=house.slug))
+    if is_post and base is not None and form.only_the_name_refused():
+        unplaced += form.apply_problems(rulesets.rules_problems(base.rules, form.overrides()))
     return _editor(form, unplaced, base=base.rules if base else None, house=None)
 
 
@@ -147,6 +149,8 @@ def edit_house_rules(slug: str) -> ResponseReturnValue:
         else:
             flash(_("Your changes to “%(name)s” are saved.", name=house.name))
             return redirect(url_for(".show", ruleset_id=house.slug))
+    if request.method == "POST" and form.only_the_name_refused():
+        unplaced += form.apply_problems(rulesets.rules_problems(rules, form.overrides()))
     return _editor(form, unplaced, base=None, house=house)
 
 

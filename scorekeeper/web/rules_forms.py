@@ -357,6 +357,14 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
     def has_errors(self) -> bool:
         return bool(self.form_errors) or any(f.errors for f in _leaves(self))
 
+    def only_the_name_refused(self) -> bool:
+        """Whether the name is all the form refused: the rules it says can still be checked."""
+        return (
+            bool(self.name.errors)
+            and not self.form_errors
+            and all(not f.errors or f is self.name for f in _leaves(self))
+        )
+
     # --- building the rules ------------------------------------------------------
 
     def special_book_rows(self) -> list[int]:

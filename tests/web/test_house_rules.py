@@ -435,6 +435,28 @@ def test_a_presets_name_in_the_tables_language_is_taken(app: Flask, client: Flas
     assert saved(app, "standard-mit-partnern").going_out_bonus == 150
 
 
+@pytest.mark.parametrize("name", ["", "friday"])
+def test_a_refused_name_and_refused_rules_are_said_in_one_go(
+    app: Flask, client: FlaskClient, name: str
+) -> None:
+    """A table that left the name out (or took one in use) and typed an impossible rule hears
+    of both at once, not of the second only after putting the first right."""
+    with app.app_context():
+        rulesets.create_house_rules("Friday", "standard", {})
+    changes = {"name": name, "deals-0-opening_minimum": "-5", "red_three_penalty": "-1"}
+    for url in ("/house-rules/new?base=standard", "/house-rules/friday/edit"):
+        response = submit(client, url, changes)
+        assert response.status_code == 422, url
+        page = response.get_data(as_text=True)
+        # Friday may be renamed friday: a name is only taken by other rules.
+        assert bool(error_beside(page, "name")) != (name == "friday" and url.endswith("/edit"))
+        assert "must be between 0 and 5000" in error_beside(page, "deals-0-opening_minimum"), url
+        assert "must be between 0 and 10000" in error_beside(page, "red_three_penalty"), url
+        assert value_of(page, "deals-0-opening_minimum") == "-5"
+    assert house_rules_count(app) == 1
+    assert saved(app, "friday").deals[0].opening_minimum == 50
+
+
 def test_a_refused_form_keeps_the_base_it_started_from(app: Flask, client: FlaskClient) -> None:
     response = submit(
         client, "/house-rules/new?base=simpson", {"name": "", "red_three_penalty": "0"}
