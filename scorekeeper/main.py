@@ -9,12 +9,17 @@ from flask.typing import ResponseReturnValue
 
 from scorekeeper.extensions import LANGUAGE_COOKIE, db
 from scorekeeper.messages import say
+from scorekeeper.services import games
 from scorekeeper.services.errors import DamagedDeal, DamagedRecord
+from scorekeeper.web import rules_text
 
 bp = Blueprint("main", __name__)
 
 # The language switch remembers a choice for a year: a table keeps its language.
 LANGUAGE_COOKIE_SECONDS = 365 * 24 * 3600
+
+# The home page offers the games still being played, up to this many.
+PLAYING_SHOWN = 3
 
 # Each language named in itself, so a player finds theirs whatever the page is in.
 LANGUAGE_NAMES = {
@@ -38,7 +43,22 @@ def _languages() -> dict[str, object]:
 
 @bp.get("/")
 def index() -> str:
-    return render_template("main/index.html")
+    # The games still being played, newest first: the table picks up where it left off.
+    try:
+        playing, count = games.read_games(1, PLAYING_SHOWN, playing=True)
+    except DamagedRecord:
+        # The home page still answers: the games list names the damage and the way out.
+        db.session.rollback()
+        playing, count, unreadable = [], 0, True
+    else:
+        unreadable = False
+    return render_template(
+        "main/index.html",
+        playing=playing,
+        more_playing=count > len(playing),
+        unreadable=unreadable,
+        ruleset_name=rules_text.ruleset_name,
+    )
 
 
 @bp.app_errorhandler(DamagedRecord)

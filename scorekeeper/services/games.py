@@ -1108,9 +1108,10 @@ def _read_record(game_id: int) -> tuple[GameRecord, Any]:
 
 
 def read_games(
-    page: int = 1, per_page: int = 20, player_id: int | None = None
+    page: int = 1, per_page: int = 20, player_id: int | None = None, *, playing: bool = False
 ) -> tuple[list[GameView], int]:
     """A page of games newest first, as :func:`read_game` reads one; and how many in all.
+    Only games still being played (neither finished nor abandoned) when ``playing``.
 
     Plain rows in four queries, five if a game's scored deals are not kept already, whatever
     the page holds: the count, the games, their teams, their correction logs, and the deals
@@ -1121,7 +1122,7 @@ def read_games(
     # a larger offset would not even fit the database's integers.
     page = min(max(page, 1), LARGEST_ID // max(per_page, 1) + 1)
     connection = db.session.connection()
-    listed = _listed(player_id)
+    listed = _listed(player_id, playing=playing)
     total = connection.scalar(select(func.count(Game.id)).where(*listed)) or 0
     newest_first = (Game.played_on.desc(), Game.id.desc())
     skipped = (page - 1) * per_page
@@ -1166,9 +1167,12 @@ def read_games(
     return views, total
 
 
-def _listed(player_id: int | None) -> list[Any]:
-    """Which games a list shows: those not deleted; those ``player_id`` sat in if given."""
+def _listed(player_id: int | None, *, playing: bool = False) -> list[Any]:
+    """Which games a list shows: those not deleted; those ``player_id`` sat in if given;
+    those neither finished nor abandoned if ``playing``."""
     where: list[Any] = [Game.deleted_at.is_(None)]
+    if playing:
+        where += [Game.finished_at.is_(None), Game.abandoned_at.is_(None)]
     if player_id is not None:
         where.append(
             Game.id.in_(
