@@ -359,19 +359,38 @@
       }
       return any;
     }
+    /* Counting the cards opens the counters and puts the points box away (the server reads
+       the counts then, whatever it holds); totalling them brings the box back. */
+    function showMode(group) {
+      var counts = $("input[type=radio][value=counts]", group);
+      var counted = Boolean(counts && counts.checked);
+      var points = $(".points-input", group);
+      if (points) {
+        points.hidden = counted;
+      }
+      var counters = $("details.counts", group);
+      if (counted && counters) {
+        counters.open = true;
+      }
+    }
     function countsChanged(input) {
       var group = input.closest(".cards-entry");
       if (!group) {
         return;
       }
-      if (subtotal(group)) {
+      // A count typed switches to counting; the table's own choice of mode is left as it is.
+      if (subtotal(group) && input.hasAttribute("data-value")) {
         var counts = $("input[type=radio][value=counts]", group);
         if (counts && !counts.checked) {
           counts.checked = true;
         }
       }
+      showMode(group);
     }
-    $all(".cards-entry", form).forEach(subtotal);
+    $all(".cards-entry", form).forEach(function (group) {
+      subtotal(group);
+      showMode(group);
+    });
 
     /* A team that went out holds at least the books going out needs. */
     /* What choosing the team that went out filled in, so that choosing another (a mistap,
@@ -628,6 +647,22 @@
     function measure() {
       var height = Math.ceil(bar.getBoundingClientRect().height);
       root.style.setProperty("--deal-preview-height", height + "px");
+      uncover();
+    }
+    /* What has the focus may come to lie under the bar without moving: the summary of a
+       refused save, focused by app.js before the bar showed, or a field when the bar grows
+       with the problems it lists. It is scrolled clear then, as a keyboard move would be;
+       what lies off the screen, scrolled away by finger, is left where it is. */
+    function uncover() {
+      var focused = document.activeElement;
+      if (!focused || focused === document.body || bar.contains(focused)) {
+        return;
+      }
+      var box = focused.getBoundingClientRect();
+      var covered = bar.getBoundingClientRect();
+      if (box.bottom > covered.top && box.top < covered.bottom) {
+        focused.scrollIntoView({ block: "nearest" });
+      }
     }
     measure();
     if ("ResizeObserver" in window) {

@@ -181,3 +181,72 @@ def test_many_problems_leave_the_form_room(live_server: LiveServer, page: Page) 
     box.focus()
     page.keyboard.press("End")
     page.wait_for_function(LAST_SHOWN_JS)
+
+
+CLEAR_OF_BAR_JS = """
+() => {
+  const el = document.activeElement;
+  const box = el.getBoundingClientRect();
+  const bar = document.querySelector("#deal-preview").getBoundingClientRect();
+  return { id: el.id, top: box.top, bottom: box.bottom, barTop: bar.top };
+}
+"""
+
+
+def test_a_refused_save_shows_what_went_wrong_clear_of_the_score_bar(
+    live_server: LiveServer, page: Page
+) -> None:
+    """The server's "Nothing was saved" gets the focus; the bar, shown after it and grown
+    with the deal's problems, must not cover it."""
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    page.locator('label[for="went_out-1"]').tap()
+    page.locator("#t1-clean_books").fill("0")
+    page.get_by_role("button", name="Save deal 1").click()
+
+    summary = page.locator("#form-errors")
+    expect(summary).to_contain_text("Nothing was saved")
+    expect(summary).to_be_focused()
+    expect(page.locator("[data-problems]")).not_to_be_empty()  # the bar has grown
+    page.wait_for_function(
+        "() => { const s = document.activeElement.getBoundingClientRect();"
+        " return s.bottom <= document.querySelector('#deal-preview')"
+        ".getBoundingClientRect().top; }",
+        timeout=5000,
+    )
+    at = page.evaluate(CLEAR_OF_BAR_JS)
+    assert at["id"] == "form-errors"
+    assert at["top"] >= 0 and at["bottom"] <= at["barTop"], at
+
+
+MARKER_JS = """
+(summary) => {
+  const mark = getComputedStyle(summary, "::before");
+  return { width: parseFloat(mark.borderLeftWidth), turned: mark.transform !== "none" };
+}
+"""
+
+
+def test_counting_the_cards_opens_the_counters_and_puts_the_points_away(
+    live_server: LiveServer, page: Page
+) -> None:
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    group = page.locator("#t0-melded-group")
+    counters = group.locator("details.counts")
+    points = group.locator(".points-input")
+    summary = counters.locator("summary")
+    expect(counters).not_to_have_attribute("open", "")
+    expect(points).to_be_visible()
+    closed = summary.evaluate(MARKER_JS)
+    assert closed["width"] > 0 and not closed["turned"], closed  # an open/close marker
+
+    group.get_by_label("Count the cards").check()
+    expect(counters).to_have_attribute("open", "")
+    expect(points).to_be_hidden()
+    assert summary.evaluate(MARKER_JS)["turned"]
+    page.locator("#t0-melded-eights_to_kings").fill("3")  # the counters are at hand
+    expect(summary.locator("[data-subtotal]")).to_have_text("30")
+
+    group.get_by_label("Total points").check()
+    expect(points).to_be_visible()
