@@ -324,3 +324,18 @@ def test_a_long_correction_log_keeps_the_sheet_on_one_page(app: Flask, client: F
     # The last change is listed, and the value it left is the one on the sheet.
     assert "Deal 1, Cid & Dot, Cards left: 210 \u2192 205" in words
     assert cells(text(pdf), "Cards left")[0] == [MINUS, "0", f"{MINUS}205", DAGGER]
+
+
+def test_the_winners_star_is_on_every_deal_however_long_the_name(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Below the first deals a long name is cut to one line; the winner's star is not cut
+    with it."""
+    long_name = "The Unbeatable Grandmothers of the Thursday Club"
+    game_id = start(app, TeamSpec(long_name, ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dot"]))
+    record(app, game_id, [GERMAN_1, GERMAN_2], DEAL_2_FIRST, DEAL_3, DEAL_4)
+    pdf = sheet(client, game_id)
+    save_pngs(pdf, "winner-with-a-long-name")
+    page = text(pdf)
+    # One star for each deal's heading, and one beside the winning total.
+    assert page.count("\u2605") == 5, page
