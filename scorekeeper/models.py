@@ -97,9 +97,13 @@ class HouseRules(db.Model):  # type: ignore[name-defined,misc]
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "game"
-    # Lists of games, newest first, walk this index and stop after a page: no sort of
-    # every game a regular ever played.
-    __table_args__ = (Index("ix_game_deleted_at_played_on", "deleted_at", "played_on"),)
+    # Lists of games, newest first, walk the first index and stop after a page: no sort of
+    # every game a regular ever played. The games still being played (the home page) are
+    # found by the second, without reading the rows of the thousands that are over.
+    __table_args__ = (
+        Index("ix_game_deleted_at_played_on", "deleted_at", "played_on"),
+        Index("ix_game_in_play", "finished_at", "abandoned_at", "deleted_at", "played_on"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # The same game in an export, another database or a backup: importing twice adds it once.
