@@ -11,6 +11,23 @@
     refused.focus();
   }
 
+  /* Printed, a standings row shows every rules its points came from, not only the first:
+     what was closed is opened for the print, and closed again after it. */
+  var openedToPrint = [];
+  window.addEventListener("beforeprint", function () {
+    var closed = document.querySelectorAll("details.rules-more:not([open])");
+    for (var i = 0; i < closed.length; i++) {
+      closed[i].open = true;
+      openedToPrint.push(closed[i]);
+    }
+  });
+  window.addEventListener("afterprint", function () {
+    openedToPrint.forEach(function (details) {
+      details.open = false;
+    });
+    openedToPrint = [];
+  });
+
   /* Offline: say so, and make sure nothing looks as if it could be saved. A page the
      service worker served from its cache carries data-offline-copy on <html>. */
   function isCachedCopy() {

@@ -178,3 +178,42 @@ def test_unknown_pages_are_not_found(client: FlaskClient, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 404
     assert "Not found" in response.get_data(as_text=True)
+
+
+def test_a_row_with_many_rules_shows_the_most_played_and_the_others_one_tap_away(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Every rules a line's points came from is on the page; past two, all but the most
+    played are in a disclosure, so that a row stays a line or two high."""
+    with app.app_context():
+        for name, games in (("Monday", 2), ("Tuesday", 1), ("Wednesday", 1)):
+            house = rulesets.create_house_rules(name, "standard", {"deal_count": 2})
+            for _ in range(games):
+                play(house.slug, [["Ann", "Ben"], ["Cleo", "Dan"]], G1_DEALS[:2])
+        play("standard", [["Ann", "Cleo"], ["Ben", "Dan"]], G1_DEALS)
+    html = client.get("/standings").get_data(as_text=True)
+    table = html[html.index('id="players-play"') :]
+    table = table[: table.index("</table>")]
+    rows = re.findall(r"<tr>.*?</tr>", table, re.S)
+    ann = next(row for row in rows if ">Ann</a>" in row)
+    summary = re.search(r"<summary>(.*?)</summary>", ann, re.S)
+    assert summary, ann
+    first = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", summary.group(1))).strip()
+    with app.app_context():
+        line = next(line for line in standings.standings(None).players if line.name == "Ann")
+        monday = next(share for share in line.rules.values() if share.games == 2)
+    per_game = str(round(monday.average_per_game))  # four digits, written together
+    assert first == f"Monday: 2 games, {per_game} per game and 3 other rules"
+    others = ann[ann.index("</summary>") :]
+    for name in ("Tuesday", "Wednesday", "Standard partnership"):
+        assert f'<span class="rules-name">{name}</span>: 1 game' in others, name
+    # Ann and Cleo played together under one rules only: it is listed plainly.
+    pairs = html[html.index('id="partnerships-play"') :]
+    pairs = pairs[: pairs.index("</table>")]
+    together = next(
+        row
+        for row in re.findall(r"<tr>.*?</tr>", pairs, re.S)
+        if ">Ann</a> &amp; <a" in row and ">Cleo</a>" in row
+    )
+    assert "<details" not in together
+    assert '<span class="rules-name">Standard partnership</span>: 1 game' in together
