@@ -297,7 +297,16 @@ class DealForm:
                 target = name if name in known else None
             if target is not None:
                 self.errors.setdefault(target, []).append(text)
-            self.summary.append((text, target))
+            self.summary.append((text, self._link(target)))
+
+    def _link(self, target: str | None) -> str | None:
+        """Where the summary sends the player: a total that was counted card by card is
+        out of sight (the counters stand in for it), so its first counter."""
+        for team in self.teams:
+            for entry in team.cards:
+                if entry.points.name == target and self.mode(entry) == COUNTS and entry.counts:
+                    return entry.counts[0].name
+        return target
 
     def entry_errors(self, entry: CardEntry) -> list[str]:
         """Problems with a card entry as a whole (its total), shown beside the group."""
