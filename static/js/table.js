@@ -558,11 +558,7 @@
       });
       $all(".cards-entry", form).forEach(function (group) {
         subtotal(group);
-        var counted = $("input[type=radio][value=counts]", group);
-        var details = $("details.counts", group);
-        if (counted && counted.checked && details) {
-          details.open = true;
-        }
+        showMode(group);
       });
     }
     function fromTracker() {

@@ -210,6 +210,24 @@ def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
     expect(page.locator("#t1-melded")).to_have_value("")
 
 
+def test_an_unsaved_count_comes_back_counted(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    group = page.locator("#t1-left-group")
+    group.get_by_label("Count the cards").check()
+    page.locator("#t1-left-eights_to_kings").fill("3")
+    page.locator("#t1-left-eights_to_kings").blur()
+    page.reload()
+    expect(page.locator("#restored")).to_contain_text("Your unsaved entry")
+    # Restored as it was left: counting, the counters open, the points box put away.
+    expect(group.get_by_label("Count the cards")).to_be_checked()
+    expect(group.locator("details.counts")).to_have_attribute("open", "")
+    expect(group.locator(".points-input")).to_be_hidden()
+    expect(group.locator("[data-subtotal]")).to_have_text("30")
+
+
 def test_choosing_another_team_that_went_out_takes_back_the_books_filled_in(
     live_server: LiveServer, tablet: BrowserContext
 ) -> None:
