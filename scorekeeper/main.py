@@ -44,19 +44,22 @@ def _languages() -> dict[str, object]:
 @bp.get("/")
 def index() -> str:
     # The games still being played, newest first: the table picks up where it left off.
+    damage: str | None = None
+    damaged_game: int | None = None
     try:
         playing, count = games.read_games(1, PLAYING_SHOWN, playing=True)
-    except DamagedRecord:
-        # The home page still answers: the games list names the damage and the way out.
+    except DamagedRecord as error:
+        # The home page still answers, saying what is damaged; the game's own page offers
+        # the way out (deleting it until it is repaired).
         db.session.rollback()
-        playing, count, unreadable = [], 0, True
-    else:
-        unreadable = False
+        playing, count = [], 0
+        damage, damaged_game = say(error.problems[0]), error.game
     return render_template(
         "main/index.html",
         playing=playing,
         more_playing=count > len(playing),
-        unreadable=unreadable,
+        damage=damage,
+        damaged_game=damaged_game,
         ruleset_name=rules_text.ruleset_name,
     )
 

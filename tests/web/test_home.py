@@ -100,7 +100,38 @@ def test_a_game_in_progress_that_cannot_be_read_does_not_take_the_home_page_down
     response = client.get("/")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    assert "A game in progress cannot be shown here" in page
-    assert 'href="/games">All games</a>' in page
+    assert "A game in progress cannot be shown here." in page
+    assert f"The rules kept with game {game} are damaged" in page
+    assert f'href="/games/{game}">What to do about game {game}</a>' in page
     assert 'href="/games/new">New game</a>' in page
-    assert client.get("/games").status_code == 409  # where the damage is named
+    # The link leads where the damage is named and the game can be put aside: not the list
+    # of games, whose first page may not hold the damaged game at all.
+    damaged = client.get(f"/games/{game}")
+    assert damaged.status_code == 409
+    assert f'href="/games/{game}/delete"' in damaged.get_data(as_text=True)
+
+
+def test_a_damaged_game_in_progress_is_named_even_when_the_games_list_would_not_show_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = start(app, date(2020, 1, 4), deals=1)
+    newer = [start(app, date(2026, 11, 1 + day), deals=1) for day in range(21)]
+    with app.app_context():
+        for other in newer:
+            games.abandon_game(other)
+        db.session.execute(
+            text(
+                "UPDATE deal_result SET special_books = :value WHERE position = 1 AND deal_id "
+                "= (SELECT id FROM deal WHERE game_id = :id AND number = 1)"
+            ),
+            {"value": json.dumps({"sevens": "two"}), "id": game},
+        )
+        db.session.commit()
+        games.forget_scored_deals()
+    assert client.get("/games").status_code == 200  # its first page holds newer games only
+    page = client.get("/").get_data(as_text=True)
+    assert f"in deal 1 of game {game} is damaged" in page
+    assert f'href="/games/{game}">What to do about game {game}</a>' in page
+    german = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Laufende Partien" in german
+    assert f">Was mit Partie {game} zu tun ist</a>" in german
