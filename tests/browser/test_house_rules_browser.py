@@ -22,6 +22,8 @@ def test_the_editor_answers_a_bad_entry_in_its_own_words(
     # The form went to the app, which refused it and said why beside each field.
     summary = page.locator(".form-errors")
     expect(summary).to_contain_text("Nothing was saved")
+    # The keyboard starts at what went wrong, as on every refused form.
+    expect(summary).to_be_focused()
     expect(page.locator("#name-error")).to_have_text("House rules need a name.")
     expect(page.locator("#deals-0-opening_minimum-error")).to_be_visible()
     # What was typed is still there to put right.
