@@ -230,18 +230,8 @@ def show(game_id: int) -> ResponseReturnValue:
         undo=_undo_offer("abandon", game_id),
         stamp=view.stamp,
         go_out_now=_go_out_now(view),
-        opening_keys=OPENING_KEYS,
+        opening_keys=rules_text.card_keys(),
     )
-
-
-# The opening-meld checker's keys: a card as the table names it, and its class.
-OPENING_KEYS = (
-    ("Joker", CardClass.JOKERS),
-    ("2", CardClass.TWOS),
-    ("A", CardClass.ACES),
-    *((rank, CardClass.EIGHTS_TO_KINGS) for rank in ("K", "Q", "J", "10", "9", "8")),
-    *((rank, CardClass.FOURS_TO_SEVENS) for rank in ("7", "6", "5", "4")),
-)
 
 
 def _go_out_now(view: service.GameView) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask_babel import gettext as _gettext
 from flask_babel import ngettext as _ngettext
+from flask_babel import pgettext as _pgettext
 
 from scorekeeper.extensions import MINUS
 from scorekeeper.rules import (
@@ -160,6 +161,37 @@ def card_labels() -> dict[CardClass, str]:
         CardClass.FOURS_TO_SEVENS: _("4, 5, 6, 7"),
         CardClass.BLACK_THREES: _("Black 3s"),
     }
+
+
+@dataclass(frozen=True)
+class CardKey:
+    """A key of the opening-meld checker: the letter on the card, what it is called aloud
+    (for a screen reader), and its card class."""
+
+    letter: str
+    name: str
+    card: CardClass
+
+
+def card_keys() -> list[CardKey]:
+    """The checker's keys, the face cards lettered as the table's own cards are (and as the
+    card classes' labels letter them: "8, 9, 10, B, D, K" in German)."""
+    faces = (
+        # TRANSLATORS: the letter in the corner of an ace, king, queen and jack; the same
+        # letters as in "8, 9, 10, J, Q, K".
+        (_pgettext("letter on a card", "A"), _("ace"), CardClass.ACES),
+        (_pgettext("letter on a card", "K"), _("king"), CardClass.EIGHTS_TO_KINGS),
+        (_pgettext("letter on a card", "Q"), _("queen"), CardClass.EIGHTS_TO_KINGS),
+        (_pgettext("letter on a card", "J"), _("jack"), CardClass.EIGHTS_TO_KINGS),
+    )
+    joker = _("Joker")
+    return [
+        CardKey(joker, joker, CardClass.JOKERS),
+        CardKey("2", "2", CardClass.TWOS),
+        *(CardKey(str(letter), name, card) for letter, name, card in faces),
+        *(CardKey(rank, rank, CardClass.EIGHTS_TO_KINGS) for rank in ("10", "9", "8")),
+        *(CardKey(rank, rank, CardClass.FOURS_TO_SEVENS) for rank in ("7", "6", "5", "4")),
+    ]
 
 
 def card_value_rows(rules: RuleSet) -> list[tuple[str, int]]:

@@ -11,7 +11,14 @@ from babel.dates import format_date
 from babel.numbers import format_percent
 from flask import Flask
 from flask.testing import FlaskClient
-from i18n_support import GERMAN_DEAL, TRANSLATED, leftover_english, visible_text
+from i18n_support import (
+    GERMAN_DEAL,
+    LANGUAGES,
+    TRANSLATED,
+    catalogue,
+    leftover_english,
+    visible_text,
+)
 
 from scorekeeper.rules import PRESETS, CardClass
 from scorekeeper.services import games, players
@@ -255,3 +262,29 @@ def test_a_players_pages_group_a_game_total_as_the_game_page_does(
         body = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
         assert f">{total}</" in body, url
         assert ">15420<" not in body, url
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_checkers_keys_letter_the_face_cards_as_the_language_does(
+    client: FlaskClient, game_id: int, lang: str
+) -> None:
+    body = client.get(f"/games/{game_id}", headers={"Accept-Language": lang}).get_data(
+        as_text=True
+    )
+    keys = re.findall(r'data-card="(\w+)" data-rank="([^"]+)"\s+aria-label="([^"]+)"', body)
+    assert [card for card, _rank, _label in keys] == [
+        "jokers", "twos", "aces", *["eights_to_kings"] * 6, *["fours_to_sevens"] * 4
+    ]  # fmt: skip
+    letters = [html.unescape(rank) for _card, rank, _label in keys]
+    assert letters[1] == "2" and letters[6:] == ["10", "9", "8", "7", "6", "5", "4"]
+    # The same letters as the card classes' label, "8, 9, 10, J, Q, K" in that language.
+    eights = "8, 9, 10, J, Q, K"
+    label = eights if lang == "en" else catalogue(lang)[eights].string
+    jack, queen, king = label.split(", ")[3:]
+    assert letters[3:6] == [king, queen, jack]
+    if lang == "de":  # the German seed's own example: "B B B Joker", "A 8 4"
+        assert letters[2:6] == ["A", "K", "D", "B"]
+        assert html.unescape(keys[4][2]) == "Dame hinzufügen (10 Punkte)"
+    if lang == "en":
+        assert letters[:6] == ["Joker", "2", "A", "K", "Q", "J"]
+        assert keys[2][2] == "Add ace (20 points)"
