@@ -268,9 +268,7 @@ def test_a_players_pages_group_a_game_total_as_the_game_page_does(
 def test_the_checkers_keys_letter_the_face_cards_as_the_language_does(
     client: FlaskClient, game_id: int, lang: str
 ) -> None:
-    body = client.get(f"/games/{game_id}", headers={"Accept-Language": lang}).get_data(
-        as_text=True
-    )
+    body = client.get(f"/games/{game_id}", headers={"Accept-Language": lang}).get_data(as_text=True)
     keys = re.findall(r'data-card="(\w+)" data-rank="([^"]+)"\s+aria-label="([^"]+)"', body)
     assert [card for card, _rank, _label in keys] == [
         "jokers", "twos", "aces", *["eights_to_kings"] * 6, *["fours_to_sevens"] * 4
