@@ -266,8 +266,13 @@ class DealForm:
     def value(self, name: str) -> str:
         return self.values.get(name, "")
 
-    def mode(self, entry: CardEntry) -> str:
-        return COUNTS if self.values.get(entry.mode) == COUNTS else POINTS
+    def counted(self, entry: CardEntry) -> bool:
+        """Whether the entry's cards are read from its counts: counting was chosen, or
+        counts were typed and the total left blank (a forgotten switch is forgiven)."""
+        if self.values.get(entry.mode) == COUNTS:
+            return True
+        counts_typed = any(self.value(count.name).strip() for count in entry.counts)
+        return counts_typed and not self.value(entry.points.name).strip()
 
     @property
     def went_out(self) -> str:
@@ -301,11 +306,12 @@ class DealForm:
 
     def _link(self, target: str | None) -> str | None:
         """Where the summary sends the player: a total that was counted card by card is
-        out of sight (the counters stand in for it), so its first counter."""
+        out of sight (the counters stand in for it), so the first counter filled in."""
         for team in self.teams:
             for entry in team.cards:
-                if entry.points.name == target and self.mode(entry) == COUNTS and entry.counts:
-                    return entry.counts[0].name
+                if entry.points.name == target and entry.counts and self.counted(entry):
+                    filled = (c for c in entry.counts if self.value(c.name).strip())
+                    return next(filled, entry.counts[0]).name
         return target
 
     def entry_errors(self, entry: CardEntry) -> list[str]:
@@ -400,11 +406,7 @@ def read_deal_form(
 
 
 def _cards(form: DealForm, entry: CardEntry) -> Any:
-    mode = form.mode(entry)
-    counts_typed = any(form.value(count.name).strip() for count in entry.counts)
-    points_typed = bool(form.value(entry.points.name).strip())
-    # Forgive a forgotten mode switch: a blank total with counts typed means the counts.
-    if mode == COUNTS or (counts_typed and not points_typed):
+    if form.counted(entry):
         return {
             count.where.partition(".")[2]: _number(form.value(count.name)) for count in entry.counts
         }

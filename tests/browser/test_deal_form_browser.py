@@ -250,3 +250,22 @@ def test_counting_the_cards_opens_the_counters_and_puts_the_points_away(
 
     group.get_by_label("Total points").check()
     expect(points).to_be_visible()
+
+
+def test_a_refused_count_leads_to_a_counter_in_sight(live_server: LiveServer, page: Page) -> None:
+    """Counting puts the points box away, so the summary's link for a counted total goes
+    to the counter filled in, which the player can see and type in at once."""
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    group = page.locator("#t1-melded-group")
+    group.get_by_label("Count the cards").check()
+    page.locator("#t1-melded-fours_to_sevens").fill("1")  # one card is no meld
+    page.get_by_role("button", name="Save deal 1").click()
+
+    link = page.locator("#form-errors a", has_text="melded cards worth 5, but a meld has")
+    expect(link).to_have_attribute("href", "#t1-melded-fours_to_sevens")
+    expect(group.locator(".points-input")).to_be_hidden()
+    link.click()
+    counter = page.locator("#t1-melded-fours_to_sevens")
+    expect(counter).to_be_visible()
+    expect(counter).to_be_in_viewport()

@@ -1018,18 +1018,24 @@ def test_house_rules_with_a_special_book(app: Flask, client: FlaskClient) -> Non
 
 
 def test_a_counted_total_refused_sends_the_player_to_its_counters(client: FlaskClient) -> None:
-    # Counting hides the points box (table.js), so the summary's link goes to the first
-    # counter of that entry, not to a box the player cannot see.
+    # Counting hides the points box (table.js), so the summary's link goes to the counter
+    # the player filled in, not to a box the player cannot see.
     game_id = start_game(client)
     counted_low = {k: v for k, v in COUNTED.items() if not k.startswith("t1-melded-")}
-    page = text(enter_deal(client, game_id, {**counted_low, "t1-melded-fours_to_sevens": "1"}))
+    low = {**counted_low, "t1-melded-fours_to_sevens": "1"}
+    page = text(enter_deal(client, game_id, low))
     summary = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
     assert "a meld has at least three cards" in summary
-    first = re.search(r'<input[^>]*name="(t1-melded-[a-z_]+)"', page)
-    assert first is not None
-    assert f'href="#{first.group(1)}"' in summary
-    assert f'id="{first.group(1)}"' in page
+    assert 'href="#t1-melded-fours_to_sevens"' in summary
+    assert 'id="t1-melded-fours_to_sevens"' in page
     assert 'href="#t1-melded"' not in summary
+    # Counts typed without switching to counting are read as counts (a forgotten switch is
+    # forgiven): the form comes back counting, and the link goes to the counter too.
+    unswitched = {k: v for k, v in low.items() if k != "t1-melded_mode"}
+    page = text(enter_deal(client, game_id, unswitched))
+    summary = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
+    assert 'href="#t1-melded-fours_to_sevens"' in summary
+    assert re.search(r'id="t1-melded_mode-counts" value="counts" checked', page)
     # Totalled, the same problem still sends the player to the points box.
     page = text(enter_deal(client, game_id, {**GERMAN, "t1-melded": "5"}))
     summary = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
