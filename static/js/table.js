@@ -451,7 +451,7 @@
             }
           } else if (head === "special_books") {
             team.special_books = team.special_books || {};
-            team.special_books[parts[1]] = n;
+            team.special_books[parts.slice(1).join("-")] = n; // an id may hold hyphens
           } else {
             team[head] = n;
           }

@@ -13,7 +13,7 @@ from browser_support import SCREENSHOTS, VIEWPORTS, LiveServer
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from scorekeeper.rules import Cards, TeamTally
-from scorekeeper.services import games
+from scorekeeper.services import games, rulesets
 from scorekeeper.services.games import TeamSpec
 
 pytestmark = pytest.mark.browser
@@ -208,6 +208,49 @@ def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
     follow(page.get_by_role("link", name="Enter deal 2"))
     expect(page.locator("#restored")).to_be_hidden()
     expect(page.locator("#t1-melded")).to_have_value("")
+
+
+def test_the_score_bar_reads_a_special_book_whose_id_has_hyphens(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """House rules name their books as they like; the id made of "Book of sevens" has
+    hyphens, and the bar scores it as the server does."""
+    with live_server.app.app_context():
+        house = rulesets.create_house_rules(
+            "Sevens night",
+            "standard",
+            {
+                "special_books": [
+                    {
+                        "id": "book-of-sevens",
+                        "name": "Book of sevens",
+                        "bonus": 1000,
+                        "min_points": 35,
+                        "counts_as": "clean",
+                    }
+                ]
+            },
+        )
+        game = games.start_game(
+            house.slug, [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"])]
+        )
+        game_id = int(game.id)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    page.locator('label[for="went_out-0"]').tap()  # fills in 2 clean, 2 dirty, 1 wild
+    page.locator("#t0-clean_books").fill("1")  # the sevens are the other clean book
+    page.locator("#t0-special_books-book-of-sevens").fill("1")
+    page.locator("#t0-red_threes").fill("1")
+    page.locator("#t0-melded").fill("555")
+    page.locator("#t1-clean_books").fill("1")
+    page.locator("#t1-red_threes").fill("1")
+    page.locator("#t1-melded").fill("220")
+    page.locator("#t1-left").fill("205")
+    # RULES.md's example, the sevens earning 1000 instead of a clean book's 500.
+    expect(page.locator("[data-new-total]").nth(0)).to_have_text("4355")
+    expect(page.locator("[data-problems]")).to_be_empty()
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".standing-card .totals")).to_contain_text("4355")
 
 
 def test_an_unsaved_count_comes_back_counted(
