@@ -357,6 +357,10 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
     def has_errors(self) -> bool:
         return bool(self.form_errors) or any(f.errors for f in _leaves(self))
 
+    def first_refused(self) -> str | None:
+        """The id of the first field the form refused, for the summary to link to."""
+        return next((f.id for f in _leaves(self) if f.errors), None)
+
     def only_the_name_refused(self) -> bool:
         """Whether the name is all the form refused: the rules it says can still be checked."""
         return (

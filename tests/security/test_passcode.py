@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -215,7 +216,11 @@ def test_sign_in_attempts_are_rate_limited(app: Flask, client: FlaskClient) -> N
         assert sign_in(client, "guess").status_code == 401
     blocked = sign_in(client)  # even the right passcode waits now
     assert blocked.status_code == 429
-    assert "Too many wrong passcodes. Try again in 5 minutes." in blocked.get_data(as_text=True)
+    assert re.search(
+        r'<div class="form-errors" role="alert" tabindex="-1" id="form-errors">'
+        r"<p>Too many wrong passcodes\. Try again in 5 minutes\.</p>",
+        blocked.get_data(as_text=True),
+    )  # where the keyboard starts (static/js/app.js)
     assert client.post("/api/games", json=GAME).status_code == 401
     # Bearer guesses count too.
     api = client.post("/api/games", json=GAME, headers={"Authorization": f"Bearer {PASSCODE}"})

@@ -61,6 +61,9 @@ def test_a_refused_season_says_why_and_saves_nothing(
     html = response.get_data(as_text=True)
     assert "Nothing was saved" in html
     assert message in html
+    # Where the keyboard starts, each problem leading to its field.
+    summary = html.split('class="form-errors" role="alert" tabindex="-1" id="form-errors">')[1]
+    assert re.search(rf'<a href="#(name|starts_on|ends_on)">[^<]*{re.escape(message)}', summary)
     assert seasons_in_db(app) == 0
 
 

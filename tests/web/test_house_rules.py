@@ -393,6 +393,9 @@ def test_a_refused_form_saves_nothing_and_says_why_beside_the_field(
     page = response.get_data(as_text=True)
     assert error_beside(page, field_id) == message
     assert "Nothing was saved" in page
+    # The summary is where the keyboard starts (static/js/app.js), and it leads to the field.
+    assert '<div class="form-errors" role="alert" tabindex="-1" id="form-errors">' in page
+    assert f'<a href="#{field_id}">Check the fields marked below.</a>' in page
     assert house_rules_count(app) == 0
     # What was typed stays in the form.
     assert value_of(page, "name") == changes.get("name", "Refused")
