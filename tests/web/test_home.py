@@ -103,6 +103,7 @@ def test_a_game_in_progress_that_cannot_be_read_does_not_take_the_home_page_down
     assert "A game in progress cannot be shown here." in page
     assert f"The rules kept with game {game} are damaged" in page
     assert f'href="/games/{game}">What to do about game {game}</a>' in page
+    assert 'href="/games">All games</a>' in page  # where the other games still are
     assert 'href="/games/new">New game</a>' in page
     # The link leads where the damage is named and the game can be put aside: not the list
     # of games, whose first page may not hold the damaged game at all.
