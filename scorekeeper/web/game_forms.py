@@ -20,6 +20,7 @@ from typing import Any
 
 from flask_babel import get_translations, gettext
 from flask_babel import ngettext as _ngettext
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.messages import say
 from scorekeeper.models import Season
@@ -494,6 +495,29 @@ class NewGameForm:
             for player in range(self.seating.size)
             for team in range(self.seating.teams)
         ]
+
+    @property
+    def name_inputs(self) -> list[str]:
+        """The players' name boxes, team by team, as the page lays them out."""
+        return [
+            f"t{team}-p{player}"
+            for team in range(self.seating.teams)
+            for player in range(self.seating.size)
+        ]
+
+    def carry_over(self, typed: MultiDict[str, str]) -> None:
+        """What was typed before the table was set again for other rules or seats (the
+        page's script sends it along): each ``player`` name into the boxes in the same
+        order, the team names, the date and the season. Nothing is checked here: the game
+        is started by the form's POST, which checks everything."""
+        for name_input, name in zip(self.name_inputs, typed.getlist("player"), strict=False):
+            self.values[name_input] = name[: NAME_LONGEST * 4]
+        for team in range(self.seating.teams):
+            if team_name := typed.get(f"t{team}-name", ""):
+                self.values[f"t{team}-name"] = team_name[: NAME_LONGEST * 4]
+        for key in ("played_on", "season"):
+            if key in typed:
+                self.values[key] = typed[key][: NAME_LONGEST * 4]
 
     def add_problems(self, problems: Sequence[Problem]) -> None:
         for problem in problems:

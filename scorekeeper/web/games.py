@@ -188,6 +188,7 @@ def new() -> ResponseReturnValue:
         running = player_service.season_on(date.today(), form.seasons)
         if running is not None and "season" not in request.args:
             form.values["season"] = str(running.id)
+        form.carry_over(request.args)
         return render_template("games/new.html", form=form)
     game_input, problems = forms.read_new_game(form, request.form)
     if problems:

@@ -176,12 +176,15 @@ class CardKey:
 def card_keys() -> list[CardKey]:
     """The checker's keys, the face cards lettered as the table's own cards are (and as the
     card classes' labels letter them: "8, 9, 10, B, D, K" in German)."""
+    # The names begin "Add %(card)s (%(num)d points)", a key's label for a screen reader.
     faces = (
-        # TRANSLATORS: the letter in the corner of an ace, king, queen and jack; the same
-        # letters as in "8, 9, 10, J, Q, K".
+        # TRANSLATORS: the letter in the corner of an ace.
         (_pgettext("letter on a card", "A"), _("ace"), CardClass.ACES),
+        # TRANSLATORS: the letter in the corner of a king, as in "8, 9, 10, J, Q, K".
         (_pgettext("letter on a card", "K"), _("king"), CardClass.EIGHTS_TO_KINGS),
+        # TRANSLATORS: the letter in the corner of a queen, as in "8, 9, 10, J, Q, K".
         (_pgettext("letter on a card", "Q"), _("queen"), CardClass.EIGHTS_TO_KINGS),
+        # TRANSLATORS: the letter in the corner of a jack, as in "8, 9, 10, J, Q, K".
         (_pgettext("letter on a card", "J"), _("jack"), CardClass.EIGHTS_TO_KINGS),
     )
     joker = _("Joker")

@@ -154,10 +154,78 @@
     rename();
   }
 
+  /* New game: the rules and seats chosen above are what the game starts with, so a choice
+     there sets the table again at once (the page says so), instead of waiting for "Set the
+     table" while "Start the game" would start the rules shown before. What was typed below
+     goes along and is filled back in: the names in the order of their boxes, the team
+     names, the date and the season. The keyboard comes back to the list it was on. */
+  var FOCUS_KEY = "scorekeeper:new-game:focus";
+  function setTheTable() {
+    var seating = document.getElementById("seating-form");
+    var game = document.getElementById("new-game-form");
+    if (!seating || !game) {
+      return;
+    }
+    function carry() {
+      var old = seating.querySelectorAll("input[data-carried]");
+      for (var i = 0; i < old.length; i++) {
+        old[i].remove();
+      }
+      function add(name, value) {
+        var input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        input.value = value;
+        input.setAttribute("data-carried", "");
+        seating.appendChild(input);
+      }
+      var fields = game.elements;
+      for (var j = 0; j < fields.length; j++) {
+        var field = fields[j];
+        if (/^t\d+-p\d+$/.test(field.name)) {
+          add("player", field.value); // blanks too: each name keeps its place
+        } else if (field.name === "season") {
+          add(field.name, field.value); // "No season" too, chosen over today's
+        } else if ((/^t\d+-name$/.test(field.name) || field.name === "played_on") && field.value) {
+          add(field.name, field.value);
+        }
+      }
+    }
+    seating.addEventListener("submit", carry);
+    var hint = seating.querySelector("[data-sets-the-table]");
+    if (hint) {
+      hint.hidden = false;
+    }
+    var lists = seating.querySelectorAll("select");
+    for (var k = 0; k < lists.length; k++) {
+      lists[k].addEventListener("change", function (event) {
+        try {
+          sessionStorage.setItem(FOCUS_KEY, event.target.id);
+        } catch (e) {
+          // no storage: the page still comes back, the keyboard at its top
+        }
+        carry();
+        seating.submit();
+      });
+    }
+    var back = null;
+    try {
+      back = sessionStorage.getItem(FOCUS_KEY);
+      sessionStorage.removeItem(FOCUS_KEY);
+    } catch (e) {
+      back = null;
+    }
+    var list = back && document.getElementById(back);
+    if (list && seating.contains(list) && !document.getElementById("form-errors")) {
+      list.focus();
+    }
+  }
+
   function start() {
     update();
     registerWorker();
     nameTheSeats();
+    setTheTable();
     if (document.body.hasAttribute("data-wake-lock")) {
       requestWakeLock();
       document.addEventListener("visibilitychange", function () {

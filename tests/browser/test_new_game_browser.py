@@ -9,6 +9,10 @@ from typing import Any
 import pytest
 from browser_support import VIEWPORTS, LiveServer
 from playwright.sync_api import Browser, BrowserContext, expect
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
 
 pytestmark = pytest.mark.browser
 
@@ -94,3 +98,48 @@ def test_without_javascript_the_seats_are_named_by_the_server(
         expect(page.locator("dt", has_text="Dealer").locator("+ dd")).to_have_text("Sue")
     finally:
         context.close()
+
+
+def test_choosing_other_rules_sets_the_table_at_once_and_keeps_the_names(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """The game starts with the rules the list shows, even when "Set the table" was not
+    pressed, and nothing typed is lost on the way."""
+    page = tablet.new_page()
+    page.goto(live_server("/games/new"))
+    expect(page.locator("[data-sets-the-table]")).to_be_visible()
+    for box, name in (("t0-p0", "Ann"), ("t0-p1", "Ben"), ("t1-p0", "Cid"), ("t1-p1", "Dee")):
+        page.locator(f"#{box}").fill(name)
+    page.locator("#t1-name").fill("The Foxes")
+    page.locator("#season").select_option("")
+
+    page.locator("#choose-ruleset").select_option("no-wild-books")
+    page.wait_for_url("**ruleset=no-wild-books**")
+    expect(page.locator("#players")).to_contain_text("Easier going out (no wild books)")
+    for box, name in (("t0-p0", "Ann"), ("t0-p1", "Ben"), ("t1-p0", "Cid"), ("t1-p1", "Dee")):
+        expect(page.locator(f"#{box}")).to_have_value(name)
+    expect(page.locator("#t1-name")).to_have_value("The Foxes")
+    expect(page.locator("#choose-ruleset")).to_be_focused()  # the keyboard where it was
+
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/start")
+    with live_server.app.app_context():
+        game = db.session.scalars(select(Game).order_by(Game.id.desc())).first()
+        assert game is not None
+        assert game.ruleset_id == "no-wild-books"
+        assert [team.name for team in game.teams][1] == "The Foxes"
+
+
+def test_other_seats_take_the_names_in_the_order_they_were_typed(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    page = tablet.new_page()
+    page.goto(live_server("/games/new"))
+    for box, name in (("t0-p0", "Ann"), ("t0-p1", "Ben"), ("t1-p0", "Cid"), ("t1-p1", "Dee")):
+        page.locator(f"#{box}").fill(name)
+    page.locator("#choose-seating").select_option("3x1")  # three players alone
+    page.wait_for_url("**seating=3x1**")
+    expect(page.locator("#choose-seating")).to_be_focused()
+    for box, name in (("t0-p0", "Ann"), ("t1-p0", "Ben"), ("t2-p0", "Cid")):
+        expect(page.locator(f"#{box}")).to_have_value(name)
+    expect(page.locator("#t0-p1")).to_have_count(0)  # no fourth seat for Dee

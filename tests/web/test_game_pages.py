@@ -1040,3 +1040,36 @@ def test_a_counted_total_refused_sends_the_player_to_its_counters(client: FlaskC
     page = text(enter_deal(client, game_id, {**GERMAN, "t1-melded": "5"}))
     summary = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
     assert 'href="#t1-melded"' in summary
+
+
+def test_setting_the_table_again_fills_back_what_was_typed(client: FlaskClient) -> None:
+    """static/js/app.js sends the boxes along when other rules or seats are chosen."""
+    query = (
+        "ruleset=no-wild-books&seating=2x2&player=Ann&player=&player=Cid&player=Dee"
+        "&player=Eve&t1-name=Foxes&t2-name=Nobody&played_on=2026-11-28&season="
+    )
+    page = text(client.get(f"/games/new?{query}"))
+    values = form_values(page)
+    boxes = {box: values[box] for box in ("t0-p0", "t0-p1", "t1-p0", "t1-p1", "t1-name")}
+    assert boxes == {
+        "t0-p0": "Ann", "t0-p1": "", "t1-p0": "Cid", "t1-p1": "Dee", "t1-name": "Foxes"
+    }  # fmt: skip
+    assert {"Eve", "Nobody"}.isdisjoint(values.values())  # no seat, no team for them
+    assert values["played_on"] == "2026-11-28"
+    assert values["ruleset"] == "no-wild-books"
+
+    # "No season" chosen stays chosen, even when a season runs today.
+    today = date.today()
+    season = {
+        "name": "Running",
+        "starts_on": (today - timedelta(days=1)).isoformat(),
+        "ends_on": (today + timedelta(days=1)).isoformat(),
+    }
+    assert client.post("/seasons", data=season).status_code == 302
+
+    def season_choice(page: str) -> list[str]:
+        chooser = page.split('<select id="season"', 1)[1].split("</select>", 1)[0]
+        return re.findall(r"<option[^>]* selected>([^<]*)<", chooser)
+
+    assert season_choice(text(client.get("/games/new"))) == ["Running"]
+    assert season_choice(text(client.get(f"/games/new?{query}"))) == []
