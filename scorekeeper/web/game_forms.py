@@ -185,6 +185,7 @@ class FormTexts:
     each: str  # "%(points)d each", filled in for each card class
     hidden: str
     opening: str
+    exact: str  # "%(cards)d" and "%(bonus)d" filled in from the rules
 
     @classmethod
     def now(cls) -> FormTexts:
@@ -196,6 +197,9 @@ class FormTexts:
             each=word(N_("%(points)d each")),
             hidden=word(N_("Still hidden in a foot never picked up.")),
             opening=word(N_("Optional: the points of the team's first meld.")),
+            exact=word(
+                N_("Players who picked up exactly %(cards)d cards at the deal: +%(bonus)d each.")
+            ),
         )
 
 
@@ -247,7 +251,9 @@ def team_inputs(
         )
     extras = [number("opening_meld", texts.opening)]
     if rules.exact_draw_bonus:
-        extras.append(number("exact_draws"))
+        dealt = rules.hand_cards + rules.foot_cards
+        exact = texts.exact % {"cards": dealt, "bonus": rules.exact_draw_bonus}
+        extras.append(number("exact_draws", exact))
     return TeamInputs(index, name, players, books, threes, cards, extras)
 
 
@@ -295,6 +301,11 @@ class DealForm:
         known = self.known_names
         for problem in problems:
             text = message(self.rules, problem)
+            if problem.team is not None and "team" not in problem.params and (
+                0 <= problem.team < len(self.teams)
+            ):
+                # "Cards left must be between 0 and 20000.": whose, in the summary too.
+                text = _("%(team)s: %(problem)s", team=self.teams[problem.team].name, problem=text)
             target: str | None = None
             if problem.field == "went_out":
                 target = "went_out"

@@ -415,9 +415,31 @@
       });
     }
 
+    /* A number typed outside its box's bounds (min and max, the rules core's): said here
+       with the box's own words, before the API would say it with its field's name. */
+    function outOfRange(input) {
+      var text = (input.value || "").trim();
+      if (!/^-?[0-9]+$/.test(text)) {
+        return null;
+      }
+      var typed = parseInt(text, 10);
+      var low = parseInt(input.min, 10);
+      var high = parseInt(input.max, 10);
+      if ((!isNaN(low) && typed < low) || (!isNaN(high) && typed > high)) {
+        return { input: input, typed: text, low: low, high: high };
+      }
+      return null;
+    }
+
     /* The tally the API reads, from the form as it is now. */
     function tally() {
       var bad = null;
+      var outside = null;
+      function counts(input, n) {
+        var out = outOfRange(input);
+        outside = outside || out;
+        return out ? 0 : n;
+      }
       var went = form.elements.went_out ? form.elements.went_out.value : "";
       var body = teams.map(function (fieldset) {
         var i = fieldset.getAttribute("data-team");
@@ -433,32 +455,36 @@
           var parts = input.name.slice(prefix.length).split("-");
           var n = whole(input);
           if (isNaN(n)) {
-            bad = bad || input;
-            return;
+            if (outOfRange(input)) {
+              n = 0; // below zero: said as out of range, if the box counts (below)
+            } else {
+              bad = bad || input;
+              return;
+            }
           }
           var head = parts[0];
           if (head === "opening_meld") {
             if (input.value.trim() !== "") {
-              team.opening_meld = n;
+              team.opening_meld = counts(input, n);
             }
           } else if (head === "melded" || head === "left") {
             var counted = modes[head] === "counts";
             if (parts.length === 1 && !counted) {
-              team[head] = n;
+              team[head] = counts(input, n);
             } else if (parts.length === 2 && counted) {
               team[head] = team[head] || {};
-              team[head][parts[1]] = n;
+              team[head][parts[1]] = counts(input, n);
             }
           } else if (head === "special_books") {
             team.special_books = team.special_books || {};
-            team.special_books[parts.slice(1).join("-")] = n; // an id may hold hyphens
+            team.special_books[parts.slice(1).join("-")] = counts(input, n); // ids have hyphens
           } else {
-            team[head] = n;
+            team[head] = counts(input, n);
           }
         });
         return team;
       });
-      return { teams: body, bad: bad };
+      return { teams: body, bad: bad, outside: outside };
     }
 
     var asked = 0;
@@ -478,12 +504,28 @@
           out.textContent = points(before[i], group);
         });
       }
-      if (now.bad) {
-        var label = form.querySelector('label[for="' + now.bad.id + '"]');
+      function says(input) {
+        var label = form.querySelector('label[for="' + input.id + '"]');
+        return input.getAttribute("data-says") || (label ? label.textContent.trim() : input.name);
+      }
+      if (now.bad || now.outside) {
         blank();
-        problems.textContent = preview
-          .getAttribute("data-bad-number")
-          .replace("{field}", label ? label.textContent.trim() : now.bad.name);
+        if (now.bad) {
+          // As typed: a "$&" in a team's name is no replacement pattern.
+          problems.textContent = preview.getAttribute("data-bad-number").replace("{field}", function () {
+            return says(now.bad);
+          });
+        } else {
+          var out = now.outside;
+          problems.textContent = preview
+            .getAttribute("data-out-of-range")
+            .replace("{low}", String(out.low))
+            .replace("{high}", String(out.high))
+            .replace("{typed}", out.typed)
+            .replace("{field}", function () {
+              return says(out.input);
+            });
+        }
         preview.classList.add("has-problems");
         scrollableByKeyboard(problems);
         return;
@@ -605,9 +647,22 @@
       saveDraft();
       refreshSoon();
     });
+    /* Back from counting to a total: an empty points box takes the total of the cards
+       counted, so the deal does not drop to nothing while the table decides. */
+    function totalFromCounts(radio) {
+      var group = radio.closest(".cards-entry");
+      var box = group && $(".points-input input", group);
+      var counted = group && $("[data-subtotal]", group);
+      if (box && counted && box.value.trim() === "" && counted.textContent !== "") {
+        setValue(box, counted.textContent);
+      }
+    }
     form.addEventListener("change", function (event) {
       if (event.target.name === "went_out") {
         wentOut(event.target);
+      }
+      if (event.target.type === "radio" && event.target.value === "points") {
+        totalFromCounts(event.target);
       }
       countsChanged(event.target);
       saveDraft();

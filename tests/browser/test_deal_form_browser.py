@@ -250,6 +250,13 @@ def test_counting_the_cards_opens_the_counters_and_puts_the_points_away(
 
     group.get_by_label("Total points").check()
     expect(points).to_be_visible()
+    # Back to a total: the empty box takes the cards counted, and the deal keeps them.
+    expect(page.locator("#t0-melded")).to_have_value("30")
+    # A total typed before is the table's own, and stays as it was.
+    page.locator("#t0-melded").fill("45")
+    group.get_by_label("Count the cards").check()
+    group.get_by_label("Total points").check()
+    expect(page.locator("#t0-melded")).to_have_value("45")
 
 
 def test_a_refused_count_leads_to_a_counter_in_sight(live_server: LiveServer, page: Page) -> None:
@@ -269,3 +276,18 @@ def test_a_refused_count_leads_to_a_counter_in_sight(live_server: LiveServer, pa
     counter = page.locator("#t1-melded-fours_to_sevens")
     expect(counter).to_be_visible()
     expect(counter).to_be_in_viewport()
+
+
+def test_the_bar_names_the_box_and_the_team_of_a_number_out_of_bounds(
+    live_server: LiveServer, page: Page
+) -> None:
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    problems = page.locator("[data-problems]")
+    page.locator("#t1-left").fill("-50")
+    expect(problems).to_have_text(
+        "Points, Cards left in hand and foot, Cid & Dee: from 0 to 20000, not -50."
+    )
+    page.locator("#t1-left").fill("50")
+    page.locator("#t0-clean_books").fill("99")
+    expect(problems).to_have_text("Clean books, Ann & Ben: from 0 to 60, not 99.")

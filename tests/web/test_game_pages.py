@@ -336,6 +336,10 @@ def test_garbage_in_a_number_box_is_said_beside_it(
     page = text(response)
     assert says in error_beside(page, name)
     assert value_of(page, name) == typed.replace("&", "&amp;")
+    # The summary, read away from the team's column, says whose box it is.
+    team = "Ann &amp; Ben" if name.startswith("t0") else "Cid &amp; Dee"
+    summary = page.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
+    assert f'<a href="#{name}">{team}: {says}' in summary
     assert stored(app) == before
 
 
@@ -1073,3 +1077,17 @@ def test_setting_the_table_again_fills_back_what_was_typed(client: FlaskClient) 
 
     assert season_choice(text(client.get("/games/new"))) == ["Running"]
     assert season_choice(text(client.get(f"/games/new?{query}"))) == []
+
+
+def test_exact_draws_say_what_they_count(app: Flask, client: FlaskClient) -> None:
+    from scorekeeper.services import games
+
+    with app.app_context():
+        simpson = games.start_game("simpson", [games.TeamSpec("", [n]) for n in ("Ann", "Cid")])
+        plain = games.start_game("standard", [games.TeamSpec("", [n]) for n in ("Ann", "Cid")])
+        simpson_id, plain_id = simpson.id, plain.id
+    page = text(client.get(f"/games/{simpson_id}/deals/new"))
+    # Steve Simpson's rules: each player deals 11 + 11 for himself; exactly 22 earns 100.
+    hint = "Players who picked up exactly 22 cards at the deal: +100 each."
+    assert f'<p class="hint" id="t0-exact_draws-hint">{hint}</p>' in page
+    assert "exact_draws" not in text(client.get(f"/games/{plain_id}/deals/new"))
