@@ -301,8 +301,10 @@ class DealForm:
         known = self.known_names
         for problem in problems:
             text = message(self.rules, problem)
-            if problem.team is not None and "team" not in problem.params and (
-                0 <= problem.team < len(self.teams)
+            if (
+                problem.team is not None
+                and "team" not in problem.params
+                and (0 <= problem.team < len(self.teams))
             ):
                 # "Cards left must be between 0 and 20000.": whose, in the summary too.
                 text = _("%(team)s: %(problem)s", team=self.teams[problem.team].name, problem=text)
