@@ -666,5 +666,6 @@ def go_out_phrase(
     else:
         sentence = _("Going out needs %(books)s.", books=need)
     if extra:
-        sentence = _("%(sentence)s Also: %(more)s.", sentence=sentence, more="; ".join(extra))
+        more = rules_text.semicolon_list(extra)
+        sentence = _("%(sentence)s Also: %(more)s.", sentence=sentence, more=more)
     return sentence

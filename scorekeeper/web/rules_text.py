@@ -251,8 +251,8 @@ def wild_rule_phrase(rules: RuleSet) -> str:
     if rules.wild_limit is WildLimit.MORE_NATURALS:
         return _("more natural cards than wild cards")
     return ngettext(
-        "wild cards only beside at least %(num)d natural card",
-        "wild cards only beside at least %(num)d natural cards",
+        "at least %(num)d natural card beside any wild card",
+        "at least %(num)d natural cards beside any wild card",
         rules.min_naturals,
     )
 
@@ -301,6 +301,13 @@ def wild_limit_phrase(rules: RuleSet) -> str:
     return ", ".join(parts)
 
 
+def semicolon_list(parts: Sequence[str]) -> str:
+    """Parts of a sentence, one after the other: "1 dirty book to go; pick up the foot"."""
+    # TRANSLATORS: what goes between the parts of a list, as in "1 dirty book to go; 1 player
+    # still has to pick up the foot". French puts a no-break space before the semicolon.
+    return str(_pgettext("between the parts of a list", "; ")).join(parts)
+
+
 def book_kind_name(kind: BookKind) -> str:
     return {
         BookKind.CLEAN: _("clean book"),
@@ -316,7 +323,7 @@ def special_book_phrase(book: SpecialBook) -> str:
         parts.append(_("its cards are worth at least %(num)d", num=book.min_points))
     if book.counts_as is not None:
         parts.append(_("counts as a %(kind)s for going out", kind=book_kind_name(book.counts_as)))
-    return "; ".join(parts)
+    return semicolon_list(parts)
 
 
 @dataclass(frozen=True)
@@ -508,7 +515,7 @@ def go_out_check_phrase(check: GoOutCheck, players: int) -> str:
         else:
             parts.append(_("pick up the foot first"))
     if parts:
-        return _("Not yet: %(needs)s.", needs="; ".join(parts))
+        return _("Not yet: %(needs)s.", needs=semicolon_list(parts))
     if check.permission:
         return _("Ready to go out (ask the partner first).")
     return _("Ready to go out.")

@@ -1091,3 +1091,26 @@ def test_exact_draws_say_what_they_count(app: Flask, client: FlaskClient) -> Non
     hint = "Players who picked up exactly 22 cards at the deal: +100 each."
     assert f'<p class="hint" id="t0-exact_draws-hint">{hint}</p>' in page
     assert "exact_draws" not in text(client.get(f"/games/{plain_id}/deals/new"))
+
+
+def test_a_sheet_of_players_alone_has_a_column_per_player(app: Flask, client: FlaskClient) -> None:
+    from scorekeeper.rules import Cards, TeamTally
+    from scorekeeper.services import games
+
+    out = TeamTally(
+        clean_books=2, dirty_books=2, wild_books=1, melded=Cards(points=700), went_out=True
+    )
+    stay = TeamTally(clean_books=1, melded=Cards(points=300), left=Cards(points=55))
+    with app.app_context():
+        alone = games.start_game(
+            "standard", [games.TeamSpec("", [n]) for n in ("Ann", "Ben", "Cid")]
+        )
+        paired = games.start_game(
+            "standard", [games.TeamSpec("", ["Ann", "Ben"]), games.TeamSpec("", ["Cid", "Dee"])]
+        )
+        games.record_deal(alone.id, [out, stay, stay])
+        games.record_deal(paired.id, [out, stay])
+        alone_id, paired_id = alone.id, paired.id
+    caption = "The score sheet: one row per deal, one column per "
+    assert f"{caption}player</caption>" in text(client.get(f"/games/{alone_id}"))
+    assert f"{caption}team</caption>" in text(client.get(f"/games/{paired_id}"))
