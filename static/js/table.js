@@ -96,7 +96,7 @@
     if (digits.length > 4) {
       digits = digits.replace(/\B(?=(\d{3})+$)/g, group);
     }
-    return (value < 0 ? "-" : "") + digits;
+    return (value < 0 ? "\u2212" : "") + digits; // the minus sign, as the points filter
   }
 
   function setValue(input, value) {

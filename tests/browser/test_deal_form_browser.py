@@ -11,6 +11,9 @@ from browser_support import VIEWPORTS, LiveServer
 from playwright.sync_api import Browser, Page, expect
 from test_table_browser import follow, new_game
 
+from scorekeeper.services import games
+from scorekeeper.services.games import TeamSpec
+
 pytestmark = pytest.mark.browser
 
 RING = 6
@@ -291,3 +294,33 @@ def test_the_bar_names_the_box_and_the_team_of_a_number_out_of_bounds(
     page.locator("#t1-left").fill("50")
     page.locator("#t0-clean_books").fill("99")
     expect(problems).to_have_text("Clean books, Ann & Ben: from 0 to 60, not 99.")
+
+
+def test_the_bar_of_seven_players_leaves_the_form_room(live_server: LiveServer, page: Page) -> None:
+    """Three teams or more: a line each, the labels said once above them."""
+    names = ("Annemarie", "Maëlle", "Benedikt", "Christiane", "Dominique", "Friederike", "Gisela")
+    with live_server.app.app_context():
+        game = games.start_game("standard", [TeamSpec("", [name]) for name in names])
+        game_id = int(game.id)
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    bar = page.locator("#deal-preview")
+    expect(bar).to_be_visible()
+    expect(bar.locator(".preview-legend")).to_be_visible()
+    height = bar.evaluate("b => b.getBoundingClientRect().height")
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert height <= viewport["height"] * 0.25, height  # 368 px of 1024 before
+    # Each name whole on its line, and every figure still named for a screen reader.
+    for name in names:
+        item = bar.locator("li", has_text=name)
+        expect(item.locator(".team-name")).to_have_text(name)
+        assert item.locator(".team-name").evaluate("n => n.scrollWidth <= n.clientWidth")
+    expect(bar.locator(".preview-figure .label").first).to_have_text("Deal score")
+
+
+def test_two_teams_keep_their_labelled_figures(live_server: LiveServer, page: Page) -> None:
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    bar = page.locator("#deal-preview")
+    expect(bar).to_be_visible()
+    expect(bar.locator(".preview-legend")).to_be_hidden()
+    expect(bar.locator(".preview-figure .label").first).to_be_visible()

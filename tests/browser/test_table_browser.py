@@ -322,7 +322,7 @@ def test_the_score_bar_writes_totals_as_the_game_page_does(
     page.locator('label[for="went_out-none"]').tap()
     page.locator("#t0-left").fill("100")
     expect(totals.nth(0)).to_have_text(f"{before[0] - 100:,}")  # written by the script
-    expect(page.locator("[data-deal-score]").nth(0)).to_have_text("-100")
+    expect(page.locator("[data-deal-score]").nth(0)).to_have_text("\u2212100")  # a minus sign
     expect(totals.nth(1)).to_have_text(str(before[1]))  # four digits stay together
     page.goto(live_server(f"/language/de?next=/games/{game_id}/deals/new"))
     page.locator('label[for="went_out-none"]').tap()
