@@ -300,14 +300,16 @@ class DealForm:
         """Show each problem next to its input, and all of them in the summary."""
         known = self.known_names
         for problem in problems:
-            text = message(self.rules, problem)
+            text = listed = message(self.rules, problem)
             if (
                 problem.team is not None
                 and "team" not in problem.params
                 and (0 <= problem.team < len(self.teams))
             ):
-                # "Cards left must be between 0 and 20000.": whose, in the summary too.
-                text = _("%(team)s: %(problem)s", team=self.teams[problem.team].name, problem=text)
+                # "Cards left must be between 0 and 20000.": beside the box, in the team's
+                # column, that is clear; the summary says whose it is.
+                team = self.teams[problem.team].name
+                listed = _("%(team)s: %(problem)s", team=team, problem=text)
             target: str | None = None
             if problem.field == "went_out":
                 target = "went_out"
@@ -316,7 +318,7 @@ class DealForm:
                 target = name if name in known else None
             if target is not None:
                 self.errors.setdefault(target, []).append(text)
-            self.summary.append((text, self._link(target)))
+            self.summary.append((listed, self._link(target)))
 
     def _link(self, target: str | None) -> str | None:
         """Where the summary sends the player: a total that was counted card by card is
@@ -521,13 +523,20 @@ class NewGameForm:
     def carry_over(self, typed: MultiDict[str, str]) -> None:
         """What was typed before the table was set again for other rules or seats (the
         page's script sends it along): each ``player`` name into the boxes in the same
-        order, the team names, the date and the season. Nothing is checked here: the game
-        is started by the form's POST, which checks everything."""
+        order, the date and the season, and the team names while the teams stay as they were
+        (``seated``, the seating the names were typed for: players regrouped are other teams).
+        Nothing is checked here: the game is started by the form's POST, which checks
+        everything."""
         for name_input, name in zip(self.name_inputs, typed.getlist("player"), strict=False):
             self.values[name_input] = name[: NAME_LONGEST * 4]
+        if typed.get("seated") != self.seating.key:
+            return self._carry_date(typed)
         for team in range(self.seating.teams):
             if team_name := typed.get(f"t{team}-name", ""):
                 self.values[f"t{team}-name"] = team_name[: NAME_LONGEST * 4]
+        self._carry_date(typed)
+
+    def _carry_date(self, typed: MultiDict[str, str]) -> None:
         for key in ("played_on", "season"):
             if key in typed:
                 self.values[key] = typed[key][: NAME_LONGEST * 4]

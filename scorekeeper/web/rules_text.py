@@ -251,8 +251,8 @@ def wild_rule_phrase(rules: RuleSet) -> str:
     if rules.wild_limit is WildLimit.MORE_NATURALS:
         return _("more natural cards than wild cards")
     return ngettext(
-        "at least %(num)d natural card beside any wild card",
-        "at least %(num)d natural cards beside any wild card",
+        "at least %(num)d natural card beside wild cards",
+        "at least %(num)d natural cards beside wild cards",
         rules.min_naturals,
     )
 

@@ -179,6 +179,10 @@
         input.setAttribute("data-carried", "");
         seating.appendChild(input);
       }
+      // The seating the names were typed for: team names are kept only while it stays.
+      if (game.elements.seating) {
+        add("seated", game.elements.seating.value);
+      }
       var fields = game.elements;
       for (var j = 0; j < fields.length; j++) {
         var field = fields[j];
@@ -199,6 +203,9 @@
     var lists = seating.querySelectorAll("select");
     for (var k = 0; k < lists.length; k++) {
       lists[k].addEventListener("change", function (event) {
+        if (navigator.onLine === false) {
+          return; // no page to come back to: "Set the table" once the connection is back
+        }
         try {
           sessionStorage.setItem(FOCUS_KEY, event.target.id);
         } catch (e) {

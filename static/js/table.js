@@ -517,11 +517,11 @@
           });
         } else {
           var out = now.outside;
-          problems.textContent = preview
-            .getAttribute("data-out-of-range")
-            .replace("{low}", String(out.low))
-            .replace("{high}", String(out.high))
-            .replace("{typed}", out.typed)
+          problems.textContent = (preview.getAttribute("data-out-of-range") ||
+            preview.getAttribute("data-bad-number"))
+            .replace("{low}", points(out.low, group))
+            .replace("{high}", points(out.high, group))
+            .replace("{typed}", points(parseInt(out.typed, 10), group))
             .replace("{field}", function () {
               return says(out.input);
             });
@@ -649,12 +649,26 @@
     });
     /* Back from counting to a total: an empty points box takes the total of the cards
        counted, so the deal does not drop to nothing while the table decides. */
+    var fromCounts = []; // [{box, value}]: what was filled in here, and not typed since
     function totalFromCounts(radio) {
       var group = radio.closest(".cards-entry");
       var box = group && $(".points-input input", group);
       var counted = group && $("[data-subtotal]", group);
-      if (box && counted && box.value.trim() === "" && counted.textContent !== "") {
+      if (!box || !counted || counted.textContent === "") {
+        return;
+      }
+      var filled = fromCounts.filter(function (f) {
+        return f.box === box;
+      })[0];
+      // An empty box, or one still holding what an earlier switch put there (a recount
+      // replaces it); a total the table typed is its own, and stays.
+      if (box.value.trim() === "" || (filled && box.value === filled.value)) {
         setValue(box, counted.textContent);
+        if (filled) {
+          filled.value = box.value;
+        } else {
+          fromCounts.push({ box: box, value: box.value });
+        }
       }
     }
     form.addEventListener("change", function (event) {

@@ -255,7 +255,12 @@ def test_counting_the_cards_opens_the_counters_and_puts_the_points_away(
     expect(points).to_be_visible()
     # Back to a total: the empty box takes the cards counted, and the deal keeps them.
     expect(page.locator("#t0-melded")).to_have_value("30")
-    # A total typed before is the table's own, and stays as it was.
+    # Counted again: the total filled in before follows the recount.
+    group.get_by_label("Count the cards").check()
+    page.locator("#t0-melded-eights_to_kings").fill("5")
+    group.get_by_label("Total points").check()
+    expect(page.locator("#t0-melded")).to_have_value("50")
+    # A total the table typed is its own, and stays as it was.
     page.locator("#t0-melded").fill("45")
     group.get_by_label("Count the cards").check()
     group.get_by_label("Total points").check()
@@ -289,7 +294,7 @@ def test_the_bar_names_the_box_and_the_team_of_a_number_out_of_bounds(
     problems = page.locator("[data-problems]")
     page.locator("#t1-left").fill("-50")
     expect(problems).to_have_text(
-        "Points, Cards left in hand and foot, Cid & Dee: from 0 to 20000, not -50."
+        "Cards left in hand and foot, Cid & Dee: from 0 to 20,000, not \u221250."
     )
     page.locator("#t1-left").fill("50")
     page.locator("#t0-clean_books").fill("99")

@@ -137,9 +137,11 @@ def test_other_seats_take_the_names_in_the_order_they_were_typed(
     page.goto(live_server("/games/new"))
     for box, name in (("t0-p0", "Ann"), ("t0-p1", "Ben"), ("t1-p0", "Cid"), ("t1-p1", "Dee")):
         page.locator(f"#{box}").fill(name)
+    page.locator("#t0-name").fill("Foxes")  # a team that is no more once all play alone
     page.locator("#choose-seating").select_option("3x1")  # three players alone
     page.wait_for_url("**seating=3x1**")
     expect(page.locator("#choose-seating")).to_be_focused()
     for box, name in (("t0-p0", "Ann"), ("t1-p0", "Ben"), ("t2-p0", "Cid")):
         expect(page.locator(f"#{box}")).to_have_value(name)
     expect(page.locator("#t0-p1")).to_have_count(0)  # no fourth seat for Dee
+    expect(page.locator("#t0-name")).to_have_count(0)  # Ann is not called "Foxes"

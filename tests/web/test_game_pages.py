@@ -1049,8 +1049,8 @@ def test_a_counted_total_refused_sends_the_player_to_its_counters(client: FlaskC
 def test_setting_the_table_again_fills_back_what_was_typed(client: FlaskClient) -> None:
     """static/js/app.js sends the boxes along when other rules or seats are chosen."""
     query = (
-        "ruleset=no-wild-books&seating=2x2&player=Ann&player=&player=Cid&player=Dee"
-        "&player=Eve&t1-name=Foxes&t2-name=Nobody&played_on=2026-11-28&season="
+        "ruleset=no-wild-books&seating=2x2&seated=2x2&player=Ann&player=&player=Cid"
+        "&player=Dee&player=Eve&t1-name=Foxes&t2-name=Nobody&played_on=2026-11-28&season="
     )
     page = text(client.get(f"/games/new?{query}"))
     values = form_values(page)
@@ -1061,6 +1061,13 @@ def test_setting_the_table_again_fills_back_what_was_typed(client: FlaskClient) 
     assert {"Eve", "Nobody"}.isdisjoint(values.values())  # no seat, no team for them
     assert values["played_on"] == "2026-11-28"
     assert values["ruleset"] == "no-wild-books"
+    # Players regrouped are other teams: a team name typed for two teams of two is no
+    # player's name when three play alone.
+    regrouped = form_values(
+        text(client.get(f"/games/new?{query.replace('seating=2x2', 'seating=3x1')}"))
+    )
+    assert [regrouped[box] for box in ("t0-p0", "t1-p0", "t2-p0")] == ["Ann", "", "Cid"]
+    assert regrouped.get("t0-name", "") == "" and "Foxes" not in regrouped.values()
 
     # "No season" chosen stays chosen, even when a season runs today.
     today = date.today()

@@ -102,7 +102,7 @@ PRESET_FACTS = {
     ],
     "eleven-card": [
         "1 clean and 1 dirty book",
-        "At least 4 natural cards beside any wild card: no wild card in a meld of "
+        "At least 4 natural cards beside wild cards: no wild card in a meld of "
         f"3{EN_DASH}4 cards, at most 1 wild card in a meld of 5 cards, 2 in 6, 3 in 7.",
         "The last card must be discarded",
         "11 cards in the hand, 11 in the foot",
