@@ -515,7 +515,7 @@ class NewGameForm:
     def name_inputs(self) -> list[str]:
         """The players' name boxes, team by team, as the page lays them out."""
         return [
-            f"t{team}-p{player}"
+            player_name(team, player)
             for team in range(self.seating.teams)
             for player in range(self.seating.size)
         ]
@@ -527,19 +527,12 @@ class NewGameForm:
         (``seated``, the seating the names were typed for: players regrouped are other teams).
         Nothing is checked here: the game is started by the form's POST, which checks
         everything."""
-        for name_input, name in zip(self.name_inputs, typed.getlist("player"), strict=False):
-            self.values[name_input] = name[: NAME_LONGEST * 4]
-        if typed.get("seated") != self.seating.key:
-            return self._carry_date(typed)
-        for team in range(self.seating.teams):
-            if team_name := typed.get(f"t{team}-name", ""):
-                self.values[f"t{team}-name"] = team_name[: NAME_LONGEST * 4]
-        self._carry_date(typed)
-
-    def _carry_date(self, typed: MultiDict[str, str]) -> None:
-        for key in ("played_on", "season"):
-            if key in typed:
-                self.values[key] = typed[key][: NAME_LONGEST * 4]
+        carried = dict(zip(self.name_inputs, typed.getlist("player"), strict=False))
+        if typed.get("seated") == self.seating.key:
+            names = (f"t{team}-name" for team in range(self.seating.teams))
+            carried.update((name, typed[name]) for name in names if typed.get(name))
+        carried.update((key, typed[key]) for key in ("played_on", "season") if key in typed)
+        self.values.update((key, value[: NAME_LONGEST * 4]) for key, value in carried.items())
 
     def add_problems(self, problems: Sequence[Problem]) -> None:
         for problem in problems:
