@@ -494,6 +494,7 @@ class NewGameForm:
     values: dict[str, str] = field(default_factory=dict)
     errors: dict[str, list[str]] = field(default_factory=dict)
     summary: list[tuple[str, str | None]] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
 
     def value(self, name: str) -> str:
         return self.values.get(name, "")
@@ -520,14 +521,36 @@ class NewGameForm:
             for player in range(self.seating.size)
         ]
 
+    def keep_left_out(self, names: Sequence[str]) -> None:
+        """Names typed for seats the table no longer has, kept to seat again (at most as
+        many as the largest table has seats)."""
+        kept = [name.strip()[:NAME_LONGEST] for name in names if name.strip()]
+        self.left_out = kept[: MAX_TEAMS * MAX_TEAM_SIZE]
+
+    @property
+    def left_out_notice(self) -> str:
+        """Who was typed in but has no seat at this table, in words; empty when nobody."""
+        if not self.left_out:
+            return ""
+        return ngettext(
+            "No seat at this table for %(names)s: choose more players above to seat them again.",
+            "No seats at this table for %(names)s: choose more players above to seat them again.",
+            len(self.left_out),
+            names=and_list(self.left_out),
+        )
+
     def carry_over(self, typed: MultiDict[str, str]) -> None:
         """What was typed before the table was set again for other rules or seats (the
         page's script sends it along): each ``player`` name into the boxes in the same
-        order, the date and the season, and the team names while the teams stay as they were
-        (``seated``, the seating the names were typed for: players regrouped are other teams).
+        order (those beyond them kept as ``left_out``), the date and the season, and the team
+        names while the teams stay as they were (``seated``, the seating the names were typed
+        for: players regrouped are other teams).
         Nothing is checked here: the game is started by the form's POST, which checks
         everything."""
-        carried = dict(zip(self.name_inputs, typed.getlist("player"), strict=False))
+        players = typed.getlist("player")
+        carried = dict(zip(self.name_inputs, players, strict=False))
+        # Names typed for seats this table no longer has: the page says who they are.
+        self.keep_left_out(players[len(self.name_inputs) :])
         if typed.get("seated") == self.seating.key:
             names = (f"t{team}-name" for team in range(self.seating.teams))
             carried.update((name, typed[name]) for name in names if typed.get(name))
@@ -643,6 +666,11 @@ def books_phrase(clean: int, dirty: int, wild: int) -> str:
         parts.append(ngettext("%(num)d wild book", "%(num)d wild books", wild))
     if not parts:
         return _("no books")
+    return and_list(parts)
+
+
+def and_list(parts: Sequence[str]) -> str:
+    """ "Ann", "Ann and Ben", "Ann, Ben and Cid": at least one part."""
     if len(parts) == 1:
         return parts[0]
     return _("%(some)s and %(last)s", some=", ".join(parts[:-1]), last=parts[-1])

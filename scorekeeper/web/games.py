@@ -191,6 +191,7 @@ def new() -> ResponseReturnValue:
         form.carry_over(request.args)
         return render_template("games/new.html", form=form)
     game_input, problems = forms.read_new_game(form, request.form)
+    form.keep_left_out(request.form.getlist("left_out"))  # shown again if the start is refused
     if problems:
         form.add_problems(problems)
         return render_template("games/new.html", form=form), 400

@@ -188,6 +188,8 @@
         var field = fields[j];
         if (/^t\d+-p\d+$/.test(field.name)) {
           add("player", field.value); // blanks too: each name keeps its place
+        } else if (field.name === "left_out") {
+          add("player", field.value); // typed for seats gone: after the boxes, as they were
         } else if (field.name === "season") {
           add(field.name, field.value); // "No season" too, chosen over today's
         } else if ((/^t\d+-name$/.test(field.name) || field.name === "played_on") && field.value) {

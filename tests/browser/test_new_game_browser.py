@@ -145,3 +145,12 @@ def test_other_seats_take_the_names_in_the_order_they_were_typed(
         expect(page.locator(f"#{box}")).to_have_value(name)
     expect(page.locator("#t0-p1")).to_have_count(0)  # no fourth seat for Dee
     expect(page.locator("#t0-name")).to_have_count(0)  # Ann is not called "Foxes"
+    expect(page.locator("#left-out")).to_have_text(
+        "No seat at this table for Dee: choose more players above to seat them again."
+    )
+    # A fourth seat again: Dee is back where she was, nobody is left out.
+    page.locator("#choose-seating").select_option("2x2")
+    page.wait_for_url("**seating=2x2**")
+    for box, name in (("t0-p0", "Ann"), ("t0-p1", "Ben"), ("t1-p0", "Cid"), ("t1-p1", "Dee")):
+        expect(page.locator(f"#{box}")).to_have_value(name)
+    expect(page.locator("#left-out")).to_have_count(0)

@@ -1058,7 +1058,15 @@ def test_setting_the_table_again_fills_back_what_was_typed(client: FlaskClient) 
     assert boxes == {
         "t0-p0": "Ann", "t0-p1": "", "t1-p0": "Cid", "t1-p1": "Dee", "t1-name": "Foxes"
     }  # fmt: skip
-    assert {"Eve", "Nobody"}.isdisjoint(values.values())  # no seat, no team for them
+    assert "Nobody" not in values.values()  # no team for it
+    # No seat for Eve: the page says so, and keeps her name to seat her if seats are added.
+    assert "No seat at this table for Eve: choose more players above" in page
+    assert [box for box, value in values.items() if value == "Eve"] == ["left_out"]
+    assert 'id="left-out"' not in text(client.get("/games/new?seating=2x2&player=Ann"))
+    # A start refused (nobody named) still holds Eve's name for a seat added later.
+    refused = client.post("/games/new", data={**values, "t0-p0": "", "t1-p0": "", "t1-p1": ""})
+    assert refused.status_code == 422
+    assert form_values(text(refused))["left_out"] == "Eve"
     assert values["played_on"] == "2026-11-28"
     assert values["ruleset"] == "no-wild-books"
     # Players regrouped are other teams: a team name typed for two teams of two is no
