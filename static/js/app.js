@@ -202,20 +202,59 @@
     if (hint) {
       hint.hidden = false;
     }
+    function setAgain(focus) {
+      if (navigator.onLine === false) {
+        return; // no page to come back to: "Set the table" once the connection is back
+      }
+      try {
+        sessionStorage.setItem(FOCUS_KEY, focus);
+      } catch (e) {
+        // no storage: the page still comes back, the keyboard at its top
+      }
+      carry();
+      seating.submit();
+    }
+    /* A list stepped through with the keyboard (arrow keys, letters) changes at every step:
+       the table is set once the choice is made, by Enter or by leaving the list, and the
+       keyboard then lands where it was going. A tap or a click chooses at once. */
+    var STEP_KEYS = /^(Arrow(Up|Down|Left|Right)|Page(Up|Down)|Home|End|.)$/;
+    function watch(list) {
+      var stepping = false;
+      var pending = false;
+      list.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" && pending) {
+          event.preventDefault();
+          pending = false;
+          setAgain(list.id);
+          return;
+        }
+        // Space and Alt+Down open the list's picker instead, which chooses once.
+        stepping =
+          !event.altKey && !event.ctrlKey && !event.metaKey && event.key !== " " &&
+          STEP_KEYS.test(event.key);
+      });
+      list.addEventListener("mousedown", function () {
+        stepping = false;
+      });
+      list.addEventListener("change", function () {
+        if (stepping) {
+          pending = true;
+          return;
+        }
+        setAgain(list.id);
+      });
+      list.addEventListener("blur", function (event) {
+        if (!pending) {
+          return;
+        }
+        pending = false;
+        var next = event.relatedTarget;
+        setAgain(next && next.id ? next.id : list.id);
+      });
+    }
     var lists = seating.querySelectorAll("select");
     for (var k = 0; k < lists.length; k++) {
-      lists[k].addEventListener("change", function (event) {
-        if (navigator.onLine === false) {
-          return; // no page to come back to: "Set the table" once the connection is back
-        }
-        try {
-          sessionStorage.setItem(FOCUS_KEY, event.target.id);
-        } catch (e) {
-          // no storage: the page still comes back, the keyboard at its top
-        }
-        carry();
-        seating.submit();
-      });
+      watch(lists[k]);
     }
     var back = null;
     try {
@@ -225,7 +264,7 @@
       back = null;
     }
     var list = back && document.getElementById(back);
-    if (list && seating.contains(list) && !document.getElementById("form-errors")) {
+    if (list && !document.getElementById("form-errors")) {
       list.focus();
     }
   }

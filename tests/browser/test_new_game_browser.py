@@ -154,3 +154,32 @@ def test_other_seats_take_the_names_in_the_order_they_were_typed(
     for box, name in (("t0-p0", "Ann"), ("t0-p1", "Ben"), ("t1-p0", "Cid"), ("t1-p1", "Dee")):
         expect(page.locator(f"#{box}")).to_have_value(name)
     expect(page.locator("#left-out")).to_have_count(0)
+
+
+def test_stepping_through_the_rules_with_the_keyboard_sets_the_table_once(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """Arrow keys change a list at every step: the table is set when the choice is made
+    (Enter, or leaving the list), not at each step on the way."""
+    page = tablet.new_page()
+    page.goto(live_server("/games/new"))
+    rules = page.eval_on_selector_all("#choose-ruleset option", "all => all.map(o => o.value)")
+    assert len(rules) >= 4
+    page.locator("#t0-p0").fill("Ann")
+    page.evaluate("window.stillHere = true")
+    page.locator("#choose-ruleset").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#choose-ruleset")).to_have_value(rules[2])
+    assert page.evaluate("window.stillHere === true")  # not sent at each step
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**ruleset={rules[2]}**")
+    expect(page.locator("#choose-ruleset")).to_be_focused()
+    expect(page.locator("#t0-p0")).to_have_value("Ann")
+
+    # Stepped on once more and left with Tab: the table is set, the keyboard goes on.
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    page.wait_for_url(f"**ruleset={rules[3]}**")
+    expect(page.locator("#choose-seating")).to_be_focused()
+    expect(page.locator("#t0-p0")).to_have_value("Ann")
