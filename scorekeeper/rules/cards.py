@@ -126,11 +126,14 @@ def least_book_worth(
     dirty_needs: int,
     values: CardValues,
     taken: tuple[int, ...] = (0, 0, 0),
+    books_per_rank: int | None = None,
 ) -> int | None:
     """The least the cards of ``clean`` and ``dirty`` books of ``size`` cards are worth, every
     book of one natural rank with ``per_rank`` cards of each: the cheapest ranks fill up
     first (two clean books of 4s and one dirty one at the most in 5 decks), and a dirty book
     holds at least ``dirty_needs`` natural cards, the rest the cheapest wild cards.
+    ``books_per_rank``: at most this many books of any one rank (rules of one meld of each
+    rank: one for a team), besides what the cards allow.
 
     ``taken``: cards of each of :data:`NATURAL_CLASSES` (in that order) that are elsewhere,
     counted, so in none of these books; they are taken from the ranks where they hinder the
@@ -140,9 +143,11 @@ def least_book_worth(
     # What one rank can hold: clean and dirty books, the natural cards in the dirty ones, and
     # the cards of the rank left over.
     shapes, pairs = [], 0
-    for here in range(min(clean, per_rank // size) + 1):
+    most_books = clean + dirty if books_per_rank is None else books_per_rank
+    for here in range(min(clean, per_rank // size, most_books) + 1):
         room = per_rank - here * size
-        for there in range(min(dirty, room // dirty_needs if dirty_needs else dirty) + 1):
+        fits = room // dirty_needs if dirty_needs else dirty
+        for there in range(min(dirty, fits, most_books - here) + 1):
             fewest, most = there * dirty_needs, min(there * (size - 1), room)
             shapes += [(here, there, naturals, room) for naturals in range(fewest, most + 1)]
             pairs += 1

@@ -94,7 +94,7 @@ _CLASS_TEXT = {
 
 # Books entered as points that run out of the cheapest ranks: one team's, or all teams'
 # together; each without and with natural cards counted elsewhere.
-_SHORT_RANKS = {
+_SHORT_RANKS: dict[tuple[bool, bool], Template] = {
     (True, False): NP_(
         "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
         "cheapest ranks: a book is of one rank, and %(decks)d deck holds only "
@@ -141,6 +141,39 @@ _SHORT_RANKS = {
     ),
 }
 
+# The same, where the rules allow one meld of each rank: a team's books are of as many ranks.
+_ONE_BOOK_A_RANK: dict[tuple[bool, bool], Template] = {
+    (True, False): N_(
+        "%(team)s melded cards worth %(melded)d, but these rules allow one meld of each rank, "
+        "so each of its books is of another rank, and they alone hold cards worth at least "
+        "%(least)d."
+    ),
+    (True, True): N_(
+        "%(team)s melded cards worth %(melded)d, but these rules allow one meld of each rank, "
+        "so each of its books is of another rank, and with %(counted)d natural cards counted "
+        "elsewhere, they alone hold cards worth at least %(least)d."
+    ),
+    (False, False): NP_(
+        "The teams' books cannot all be of the cheapest ranks: each team has one book of a "
+        "rank at the most, and %(decks)d deck holds only %(most)d cards of each, so together "
+        "they hold cards worth at least %(least)d, but the teams melded %(melded)d.",
+        "The teams' books cannot all be of the cheapest ranks: each team has one book of a "
+        "rank at the most, and %(decks)d decks hold only %(most)d cards of each, so together "
+        "they hold cards worth at least %(least)d, but the teams melded %(melded)d.",
+        "decks",
+    ),
+    (False, True): NP_(
+        "The teams' books cannot all be of the cheapest ranks: each team has one book of a "
+        "rank at the most, %(decks)d deck holds only %(most)d cards of each, and %(counted)d "
+        "natural cards are counted, so together the books hold cards worth at least "
+        "%(least)d, but the teams melded %(melded)d.",
+        "The teams' books cannot all be of the cheapest ranks: each team has one book of a "
+        "rank at the most, %(decks)d decks hold only %(most)d cards of each, and %(counted)d "
+        "natural cards are counted, so together the books hold cards worth at least "
+        "%(least)d, but the teams melded %(melded)d.",
+        "decks",
+    ),
+}
 
 _WILD_CARDS = N_("wild cards")
 _BLACK = (CardClass.BLACK_THREES,)
@@ -462,9 +495,11 @@ class _Checker:
             for card in NATURAL_CLASSES
         )
 
-    def least_by_rank(self, books_of: Sequence[int]) -> int:
+    def least_by_rank(self, books_of: Sequence[int], *, one_meld_a_rank: bool = True) -> int:
         """The least the books of the teams ``books_of`` are worth together, every book of
-        one rank: the cheapest ranks run out (5 decks hold 20 cards of each). No more than
+        one rank: the cheapest ranks run out (5 decks hold 20 cards of each), and with one
+        meld of each rank a team has one book of a rank at the most (unless not
+        ``one_meld_a_rank``: what the cards alone allow). No more than
         :meth:`least_book_points` when the books cannot all be made: that is said apart."""
         rules = self.rules
         size = rules.book_size
@@ -477,6 +512,7 @@ class _Checker:
             size - rules.max_wilds(size),
             rules.card_values,
             self.naturals_set_aside(books_of),
+            books_per_rank=len(teams) if rules.one_meld_per_rank and one_meld_a_rank else None,
         )
         plain = sum(self.least_book_points(t) for t in teams)
         if natural is None:
@@ -1016,10 +1052,15 @@ class _Checker:
         cheapest ranks run out: more than the ``melded`` cards are worth."""
         books_of = range(len(self.teams)) if index is None else [index]
         counted = sum(self.naturals_set_aside(books_of))
+        # The rule of one meld of each rank is said when it is what raises the least.
+        one_a_rank = (
+            self.rules.one_meld_per_rank
+            and self.least_by_rank(books_of, one_meld_a_rank=False) < least
+        )
         self.fail(
             index,
             "melded",
-            _SHORT_RANKS[index is not None, counted > 0],
+            (_ONE_BOOK_A_RANK if one_a_rank else _SHORT_RANKS)[index is not None, counted > 0],
             melded=melded,
             most=SUITS * self.decks,
             least=least,

@@ -246,6 +246,37 @@ def test_natural_cards_counted_elsewhere_are_in_no_book() -> None:
     ]
 
 
+def test_one_meld_of_each_rank_puts_each_book_in_another_rank() -> None:
+    # Simpson (seed 003): "Du kan ikke have mere end et sæt af det samme kort." Four books
+    # can be 4s to 7s; a fifth is of 8s to kings at the least: 4 x 35 + 70.
+    def simpson(team: TeamTally) -> list[tuple[int | None, str, str]]:
+        return problems_of([team, TeamTally(), TeamTally(), TeamTally()], "simpson")
+
+    assert simpson(TeamTally(clean_books=4, melded=Cards(points=140))) == []
+    assert simpson(TeamTally(clean_books=5, melded=Cards(points=210))) == []
+    assert simpson(TeamTally(clean_books=5, melded=Cards(points=175))) == [
+        (
+            0,
+            "melded",
+            "Team A melded cards worth 175, but these rules allow one meld of each rank, so "
+            "each of its books is of another rank, and they alone hold cards worth at least 210.",
+        ),
+    ]
+    # Counted by class too; and eleven books are every rank from 4 to ace: 700 at the least.
+    assert [p[:2] for p in simpson(TeamTally(clean_books=5, melded=cards(fours_to_sevens=35)))] == [
+        (0, "melded")
+    ]
+    eleven = TeamTally(clean_books=11, melded=cards(fours_to_sevens=56, eights_to_kings=21))
+    assert "at least 700." in simpson(eleven)[0][2]
+    every_rank = cards(fours_to_sevens=28, eights_to_kings=42, aces=7)
+    assert simpson(TeamTally(clean_books=11, melded=every_rank)) == []
+    # A dirty book counts as a book of its rank too (Brouillette for partners, 4 players).
+    partners = [TeamTally(clean_books=2, dirty_books=3, melded=Cards(points=235)), TeamTally()]
+    assert "at least 250." in problems_of(partners, "brouillette-partners")[0][2]
+    # Where the rules allow more melds of a rank, five books of 4s to 7s are 175.
+    assert problems_of([TeamTally(clean_books=5, melded=Cards(points=175)), TeamTally()]) == []
+
+
 def test_the_teams_books_together_run_out_of_the_cheapest_ranks() -> None:
     # Eight clean books of 4s to 7s exist; two teams of five each cannot both have 175.
     teams = [
