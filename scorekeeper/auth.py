@@ -19,7 +19,16 @@ from collections import deque
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, flash, redirect, request, session, url_for
+from flask import (
+    Flask,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -276,6 +285,32 @@ def _return_to() -> str:
     return back if back is not None and _readable(back) else "/"
 
 
+# What a page sent when it had to sign in first rides along the sign-in form under this prefix.
+CARRIED = "carried-"
+
+
+def carried_fields() -> list[tuple[str, str]]:
+    """What a page sent that is worth keeping through signing in: every field of a plain form
+    but its CSRF token. Nothing of the settings page (passcodes, backups) and nothing of a
+    form with a file (a file cannot be sent again without being chosen again)."""
+    if (request.endpoint or "").startswith("settings.") or request.files:
+        return []
+    return [(name, value) for name, value in request.form.items(multi=True) if name != "csrf_token"]
+
+
+def resumable(path: str | None) -> str | None:
+    """``path`` when it is an address of this site that takes a form, else None."""
+    path = _same_site_path(path)
+    if path is None:
+        return None
+    adapter = current_app.url_map.bind(request.host)
+    try:
+        endpoint, _values = adapter.match(path.split("?", 1)[0], method="POST")
+    except Exception:  # not found, not a POST, a redirect: nothing to send it to
+        return None
+    return None if endpoint in EXEMPT_ENDPOINTS else path
+
+
 def _require_sign_in() -> ResponseReturnValue | None:
     if request.method in SAFE_METHODS or request.endpoint in EXEMPT_ENDPOINTS:
         return None
@@ -284,6 +319,20 @@ def _require_sign_in() -> ResponseReturnValue | None:
     if request.path == "/api" or request.path.startswith("/api/"):
         return _api_gate()
     flash(_("This table has a passcode. Sign in to save changes."), "error")
+    carried = carried_fields()
+    resume_to = resumable(request.full_path.rstrip("?"))
+    if carried and resume_to:
+        # The sign-in page at once, holding what was typed: it can be saved once signed in.
+        from scorekeeper.web.settings import SignInForm
+
+        page = render_template(
+            "auth/sign_in.html",
+            form=SignInForm(formdata=None),
+            next=_return_to(),
+            carried=carried,
+            resume_to=resume_to,
+        )
+        return page, 401
     return redirect(url_for("settings.sign_in", next=_return_to()))
 
 

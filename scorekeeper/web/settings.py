@@ -8,6 +8,7 @@ by the table passcode like all writes (see :mod:`scorekeeper.auth`) and by the C
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from flask import (
     Blueprint,
@@ -311,10 +312,23 @@ def restore() -> ResponseReturnValue:
 def sign_in() -> ResponseReturnValue:
     form = SignInForm()
     target = auth.safe_next(request.values.get("next"))
+    # What a page sent before it had to sign in (auth._require_sign_in), kept on every try.
+    carried = [
+        (name.removeprefix(auth.CARRIED), value)
+        for name, value in request.form.items(multi=True)
+        if name.startswith(auth.CARRIED)
+    ]
+    resume_to = auth.resumable(request.form.get("resume_to")) if carried else None
+    if resume_to is None:
+        carried = []
+    page = partial(
+        render_template, "auth/sign_in.html", form=form, next=target, carried=carried,
+        resume_to=resume_to,
+    )  # fmt: skip
     if not auth.passcode_is_set():
         return redirect(target)
     if request.method != "POST":  # GET, or HEAD: a read that must never write
-        return render_template("auth/sign_in.html", form=form, next=target)
+        return page()
 
     key = auth.client_key()
     wait = auth.limiter().blocked_for(key)
@@ -326,16 +340,21 @@ def sign_in() -> ResponseReturnValue:
             minutes,
             minutes=minutes,
         )
-        return render_template("auth/sign_in.html", form=form, next=target, refused=message), 429
+        return page(refused=message), 429
     if not form.validate():
-        return render_template("auth/sign_in.html", form=form, next=target), 400
+        return page(), 400
     if not auth.check_passcode(form.passcode.data or ""):
         auth.limiter().fail(key)
         form.passcode.errors.append(_("That passcode is not right."))
-        return render_template("auth/sign_in.html", form=form, next=target), 401
+        return page(), 401
     auth.limiter().forget(key)
     auth.sign_in()
     flash(_("Signed in. You can enter scores now."), "success")
+    if carried and resume_to:
+        # Not saved behind the player's back: they see it is still to be saved, and save it.
+        return render_template(
+            "auth/resume.html", carried=carried, resume_to=resume_to, next=target
+        )
     return redirect(target)
 
 

@@ -146,19 +146,76 @@ def test_a_signed_in_session_may_write_through_the_api(app: Flask, client: Flask
     assert client.post("/api/games", json=GAME).status_code == 201
 
 
-def test_page_writes_redirect_to_sign_in_with_a_message(app: Flask, client: FlaskClient) -> None:
+def hidden_fields(html: str) -> list[tuple[str, str]]:
+    return [
+        (name, value.replace("&amp;", "&").replace("&#39;", "'"))
+        for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', html)
+        if name != "csrf_token"
+    ]
+
+
+def test_page_writes_ask_to_sign_in_and_keep_what_was_typed(
+    app: Flask, client: FlaskClient
+) -> None:
     set_passcode(app)
     # Reading is open.
     assert client.get("/games/new").status_code == 200
-    refused = client.post("/games/new", data=new_game_form())
-    assert refused.status_code == 302
-    assert refused.headers["Location"] == "/sign-in?next=/games/new"
+    typed = {
+        "ruleset": "standard",
+        "seating": "2x2",
+        "t0-p0": "Ann",
+        "t0-p1": "Ben",
+        "t1-p0": "Cy",
+        "t1-p1": "Di O'Neil & Co",
+        "first_dealer": "0",
+    }
+    refused = client.post("/games/new", data=typed)
+    assert refused.status_code == 401  # the sign-in page at once, nothing saved
     assert count(app, Game) == 0
-    page = client.get(refused.headers["Location"])
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
+    html = refused.get_data(as_text=True)
     assert "This table has a passcode. Sign in to save changes." in html
-    assert 'name="next" value="/games/new"' in html
+    assert "What you typed is kept: once you are signed in, you can save it." in html
+    fields = hidden_fields(html)
+    assert ("next", "/games/new") in fields and ("resume_to", "/games/new") in fields
+    carried = [(name, value) for name, value in fields if name.startswith("carried-")]
+    assert carried == [(f"carried-{name}", value) for name, value in typed.items()]
+
+    # A wrong passcode keeps it too.
+    form = dict(fields)
+    wrong = client.post("/sign-in", data={**form, "passcode": "guess"})
+    assert wrong.status_code == 401
+    assert hidden_fields(wrong.get_data(as_text=True)) == fields
+
+    # Signed in: nothing is saved behind the player's back; one tap saves it.
+    signed = client.post("/sign-in", data={**form, "passcode": PASSCODE})
+    assert signed.status_code == 200
+    page = signed.get_data(as_text=True)
+    assert "What you typed before signing in is not saved yet." in page
+    assert '<form method="post" action="/games/new"' in page
+    assert 'name="csrf_token"' in page
+    assert hidden_fields(page) == list(typed.items())
+    assert count(app, Game) == 0
+    saved = client.post("/games/new", data=dict(hidden_fields(page)))
+    assert saved.status_code == 302 and saved.headers["Location"].endswith("/start")
+    with app.app_context():
+        game = db.session.scalars(select(Game)).one()
+        assert [m.player.name for t in game.teams for m in t.members][-1] == "Di O'Neil & Co"
+
+
+def test_what_is_kept_through_signing_in_goes_back_only_to_a_form_of_this_site(
+    app: Flask, client: FlaskClient
+) -> None:
+    set_passcode(app)
+    for elsewhere in ("https://evil.example/games/new", "//evil.example/x", "/sign-in", "/games"):
+        signed = client.post(
+            "/sign-in",
+            data={"passcode": PASSCODE, "next": "/", "resume_to": elsewhere, "carried-x": "1"},
+        )
+        assert signed.status_code == 302, elsewhere  # signed in, nothing sent anywhere
+        client.post("/sign-out")
+    # Nothing worth keeping (no field but the token): the sign-in page as before.
+    refused = client.post("/games/7/restore", headers={"Referer": "http://localhost/games/7"})
+    assert refused.status_code == 302
 
 
 def test_a_post_only_address_comes_back_to_the_page_it_was_sent_from(
