@@ -288,7 +288,9 @@ def _schemas() -> Schema:
                 "deal": {"type": "integer", "minimum": 1, "description": "1-based."},
                 "decks": {
                     **bounded("decks", nullable=True),
-                    "description": "Decks in play; by default the ruleset's for the teams.",
+                    "description": "Decks in play; by default the ruleset's for the teams. "
+                    "Decks outside the ruleset's own bounds (the eleven-card game: 5 to 6), or "
+                    "too few to deal the players their cards, are refused (422).",
                 },
                 "teams": {
                     "type": "array",
@@ -300,8 +302,10 @@ def _schemas() -> Schema:
                     "type": ["array", "null"],
                     "items": {"type": "integer", "minimum": 1, "maximum": 4},
                     "description": "How many players each team has, in team order: a player "
-                    "alone goes out with nothing left, even under partnership rules. By "
-                    "default each team has as many as the rules seat in one. A seating no "
+                    "alone goes out with nothing left, even under partnership rules. Not "
+                    "given: as many teams as the rules seat one way only are seated that way "
+                    "(five teams of the standard rules: five players alone), else each team "
+                    "has as many as the rules seat in one. A number of teams or a seating no "
                     "game of these rules could have is refused (422).",
                 },
             },

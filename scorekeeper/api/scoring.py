@@ -17,7 +17,8 @@ from scorekeeper.rules import (
     team_phrase,
     validate_deal,
 )
-from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.cards import CARDS_PER_DECK
+from scorekeeper.rules.i18n import N_, NP_, Phrase, Template
 from scorekeeper.services import rulesets
 from scorekeeper.services.errors import Invalid, Malformed
 from scorekeeper.services.games import seating_problems
@@ -107,7 +108,19 @@ def score() -> dict[str, Any]:
         unseated = seating_problems(rules, sizes, "players")
         if unseated:
             raise Invalid(unseated)
-    if not decks:
+    else:
+        # Not told: as many teams as these rules seat in one way only are seated that way
+        # (five teams of the standard rules are five players alone: 6 decks, not 11).
+        options = rules.team_sizes_for(len(tallies))
+        if not options:
+            raise Invalid([unseatable_teams(rules, len(tallies))])
+        if len(options) == 1:
+            sizes = options * len(tallies)
+    if decks:
+        # Too few decks to deal even the fewest players these teams can be is refused.
+        fewest = sum(sizes) if sizes else len(tallies) * min(rules.team_sizes_for(len(tallies)))
+        raise_on_decks(rules, decks, fewest)
+    else:
         decks = rules.decks_for(sum(sizes)) if sizes else default_decks(rules, len(tallies))
     impossible: list[Problem] = validate_deal(rules, deal, tallies, decks, sizes)
     if impossible:
@@ -129,3 +142,64 @@ def score() -> dict[str, Any]:
             for i, (tally, result) in enumerate(zip(tallies, scores, strict=True))
         ],
     }
+
+
+def unseatable_teams(rules: RuleSet, teams: int) -> Problem:
+    counts = sorted(
+        {
+            count
+            for players in range(rules.min_players, rules.max_players + 1)
+            for count, _size in rules.seatings(players)
+        }
+    )
+    return problem(
+        "teams",
+        N_("These rules seat %(options)s teams, not %(count)d."),
+        options=Phrase(
+            N_("%(items)s or %(last)s"), {"items": tuple(counts[:-1]), "last": counts[-1]}
+        )
+        if len(counts) > 1
+        else counts[0],
+        count=teams,
+    )
+
+
+def raise_on_decks(rules: RuleSet, decks: int, players: int) -> None:
+    """Refuse ``decks`` given for a deal that these rules do not play with (the French text:
+    five to six decks), or that are too few to deal ``players`` their cards."""
+    low, high = rules.min_decks or 1, rules.max_decks or BOUNDS["decks"][1]
+    if not low <= decks <= high:
+        bounds = {"low": low, "high": high, "count": decks}
+        text: Template
+        if low == high:
+            text = NP_(
+                "These rules play with %(low)d deck, not %(count)d.",
+                "These rules play with %(low)d decks, not %(count)d.",
+                "low",
+            )
+        else:
+            text = N_("These rules play with %(low)d to %(high)d decks, not %(count)d.")
+        raise Invalid([Problem(None, "decks", text, bounds)])
+    each = rules.hand_cards + rules.foot_cards
+    if decks * CARDS_PER_DECK < players * each:
+        raise Invalid(
+            [
+                Problem(
+                    None,
+                    "decks",
+                    NP_(
+                        "%(decks)d deck holds %(held)d cards, too few to deal %(players)d players "
+                        "%(each)d cards each.",
+                        "%(decks)d decks hold %(held)d cards, too few to deal %(players)d players "
+                        "%(each)d cards each.",
+                        "decks",
+                    ),
+                    {
+                        "decks": decks,
+                        "held": decks * CARDS_PER_DECK,
+                        "players": players,
+                        "each": each,
+                    },
+                )
+            ]
+        )

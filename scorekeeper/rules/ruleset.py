@@ -171,6 +171,18 @@ class RuleSet:
                 return options
         return [(players, 1)]
 
+    def team_sizes_for(self, teams: int) -> list[int]:
+        """How many players each of ``teams`` teams may have at a table these rules seat
+        (the standard rules: 1 for five teams, 1 or 2 for three, none for four)."""
+        return sorted(
+            {
+                size
+                for players in range(self.min_players, self.max_players + 1)
+                for count, size in self.seatings(players)
+                if count == teams
+            }
+        )
+
     def default_team_size(self) -> int:
         if self.play_style is PlayStyle.INDIVIDUALS:
             return 1

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import BOUNDS, CardClass
+from scorekeeper.rules.presets import PRESETS as RULES
 from scorekeeper.services import games
 from scorekeeper.web.game_forms import MAX_TEAMS
 
@@ -137,9 +138,14 @@ def test_the_api_refuses_decks_and_teams_past_their_bounds(client: FlaskClient) 
         body = {"ruleset": "standard", "deal": 1, "decks": decks, "teams": [{}, {}]}
         assert (client.post("/api/score", json=body).status_code == 200) == ok, decks
     low, high = BOUNDS["teams"]
+    # Rules that seat up to ten players alone: eight teams sit down, as two do.
+    rules = {**RULES["simpson"].to_dict(), "id": "ten", "max_players": 10}
     for count, ok in ((low, True), (high, True), (low - 1, False), (high + 1, False)):
-        body = {"ruleset": "standard", "deal": 1, "teams": [{}] * count}
-        assert (client.post("/api/score", json=body).status_code == 200) == ok, count
+        body = {"ruleset": rules, "deal": 1, "teams": [{}] * count}
+        response = client.post("/api/score", json=body)
+        assert (response.status_code == 200) == ok, (count, response.get_json())
+        if not ok:
+            assert response.status_code == 400  # malformed, not a seating refused
 
 
 def test_a_game_deal_past_a_bound_is_refused_and_nothing_saved(client: FlaskClient) -> None:

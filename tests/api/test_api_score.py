@@ -513,3 +513,62 @@ def test_the_eleven_card_game_counts_five_to_six_decks(api: Api) -> None:
         {"ruleset": "eleven-card", "teams": [{"players": ["Ann"]}, {"players": ["Bob"]}]},
     )
     assert game.status_code == 201 and game.get_json()["decks"] == 5
+
+
+def test_teams_the_rules_seat_one_way_only_are_seated_that_way(api: Api) -> None:
+    """Not told how many play in each team, five teams at a standard table are five players
+    alone (RULES: two, three or five each play alone): 6 decks, not the 11 of ten players,
+    and the one who went out has no partner holding cards."""
+    out = {"clean_books": 2, "dirty_books": 2, "wild_books": 1, "melded": 555, "went_out": True}
+    five = {"ruleset": "standard", "deal": 1, "teams": [out, {}, {}, {}, {}]}
+    scored = api.post("/api/score", five)
+    assert scored.status_code == 200 and scored.get_json()["decks"] == 6
+    left = api.post("/api/score", {**five, "teams": [{**out, "left": 50}, {}, {}, {}, {}]})
+    assert left.status_code == 422 and left.get_json()["errors"][0]["field"] == "left"
+    # Three teams may be three alone or three partnerships: as before, partnerships.
+    three = api.post("/api/score", {**five, "teams": [{}, {}, {}]})
+    assert three.get_json()["decks"] == 7
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "teams", "message"),
+    [
+        ("standard", 4, "These rules seat 2, 3, 5 or 7 teams, not 4."),
+        ("standard", 8, "These rules seat 2, 3, 5 or 7 teams, not 8."),
+        ("brouillette-partners", 4, "These rules seat 2 or 3 teams, not 4."),
+    ],
+)
+def test_teams_the_rules_cannot_seat_are_422(
+    api: Api, ruleset: str, teams: int, message: str
+) -> None:
+    body = {"ruleset": ruleset, "deal": 1, "teams": [{"red_threes": 1}] + [{}] * (teams - 1)}
+    response = api.post("/api/score", body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [{"team": None, "field": "teams", "message": message}]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "decks", "players", "message"),
+    [
+        ("eleven-card", 4, None, "These rules play with 5 to 6 decks, not 4."),
+        ("eleven-card", 8, [1, 1], "These rules play with 5 to 6 decks, not 8."),
+        ("standard", 1, [2, 2], "1 deck holds 54 cards, too few to deal 4 players 26 cards each."),
+        (
+            "standard",
+            3,
+            [1] * 7,
+            "3 decks hold 162 cards, too few to deal 7 players 26 cards each.",
+        ),
+    ],
+)
+def test_decks_the_rules_do_not_play_with_are_422(
+    api: Api, ruleset: str, decks: int, players: list[int] | None, message: str
+) -> None:
+    teams: list[dict[str, Any]] = [{} for _ in players or [1, 1]]
+    body = {"ruleset": ruleset, "deal": 1, "teams": teams, "decks": decks, "players": players}
+    response = api.post("/api/score", body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [{"team": None, "field": "decks", "message": message}]
+    # Within them, the decks given are the decks in play.
+    fine = api.post("/api/score", {**body, "decks": 6})
+    assert fine.status_code == 200 and fine.get_json()["decks"] == 6
