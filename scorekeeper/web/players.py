@@ -8,7 +8,6 @@ from math import ceil
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import lazy_gettext
-from flask_wtf import FlaskForm
 from sqlalchemy import func
 from wtforms import SelectField, StringField  # type: ignore[import-untyped]
 from wtforms.validators import (  # type: ignore[import-untyped]
@@ -25,6 +24,7 @@ from scorekeeper.services import games as game_service
 from scorekeeper.services import players as service
 from scorekeeper.services.errors import Conflict, NotFound, ServiceError
 
+from .forms import AppForm
 from .game_forms import _
 
 bp = Blueprint("players", __name__)
@@ -88,7 +88,7 @@ def show(player_id: int) -> ResponseReturnValue:
     )
 
 
-class RenameForm(FlaskForm):  # type: ignore[misc]
+class RenameForm(AppForm):
     name = StringField(
         lazy_gettext("New name"),
         validators=[
@@ -121,7 +121,7 @@ def rename(player_id: int) -> ResponseReturnValue:
     return render_template("players/rename.html", player=player, form=form, other=other), status
 
 
-class MergeForm(FlaskForm):  # type: ignore[misc]
+class MergeForm(AppForm):
     keep = SelectField(lazy_gettext("Keep this entry"), coerce=int)
     merge = SelectField(lazy_gettext("Merge this duplicate into it"), coerce=int)
 

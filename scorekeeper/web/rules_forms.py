@@ -15,12 +15,10 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import (  # type: ignore[import-untyped]
     BooleanField,
     Field,
     FieldList,
-    Form,
     FormField,
     HiddenField,
     IntegerField,
@@ -44,6 +42,7 @@ from scorekeeper.rules.ruleset import MOST_DECKS
 from scorekeeper.services.names import name_key, visible
 
 from . import rules_text
+from .forms import AppForm, SubForm
 
 # Rows the page shows: deals beyond the deal count are ignored, so a table can add a
 # fifth deal without JavaScript. Saved rules with more deals get more rows.
@@ -94,21 +93,21 @@ class MultiCheckboxField(SelectMultipleField):  # type: ignore[misc]
     option_widget = CheckboxInput()
 
 
-class GoOutForm(Form):  # type: ignore[misc]
+class GoOutForm(SubForm):
     # Left empty means none: most deals ask for one or two kinds only.
     clean = _number(_l("Clean books"), "go_out", required=False)
     dirty = _number(_l("Dirty books"), "go_out", required=False)
     wild = _number(_l("Wild books"), "go_out", required=False)
 
 
-class DealForm(Form):  # type: ignore[misc]
+class DealForm(SubForm):
     # Required only for the deals in play; HouseRulesForm.validate checks it.
     opening_minimum = _number(_l("Opening minimum"), "opening_minimum", required=False)
     opening_needs_concealed_book = BooleanField(_l("The opening must be a concealed book"))
     go_out = FormField(GoOutForm, label=_l("Going out needs"))
 
 
-class CardValuesForm(Form):  # type: ignore[misc]
+class CardValuesForm(SubForm):
     jokers = _number(_l("Jokers"), "card_value")
     twos = _number(_l("2s"), "card_value")
     aces = _number(_l("Aces"), "card_value")
@@ -117,7 +116,7 @@ class CardValuesForm(Form):  # type: ignore[misc]
     black_threes = _number(_l("Black 3s"), "black_three_value")
 
 
-class SpecialBookForm(Form):  # type: ignore[misc]
+class SpecialBookForm(SubForm):
     name = StringField(
         _l("Name of the book"),
         [Optional(), Length(max=BOOK_NAME_LONGEST)],
@@ -149,7 +148,7 @@ class SpecialBookForm(Form):  # type: ignore[misc]
         return not any(str(text).strip() for text in typed) and not self.counts_as.data
 
 
-class HouseRulesForm(FlaskForm):  # type: ignore[misc]
+class HouseRulesForm(AppForm):
     # The rules' own name when they are edited: keeping it is never refused.
     own_name: str | None = None
     # The rules the new house rules start from (a preset id or a house-rules slug).
@@ -504,7 +503,7 @@ class HouseRulesForm(FlaskForm):  # type: ignore[misc]
         return current
 
 
-class DeleteForm(FlaskForm):  # type: ignore[misc]
+class DeleteForm(AppForm):
     """Only the CSRF token: deleting needs a deliberate, same-site POST."""
 
 

@@ -23,7 +23,6 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import DateField, StringField  # type: ignore[import-untyped]
 from wtforms.validators import DataRequired, Length, Optional  # type: ignore[import-untyped]
 
@@ -38,6 +37,7 @@ from scorekeeper.services import standings as service
 from scorekeeper.services.errors import DamagedRecord, NotFound, ServiceError
 from scorekeeper.services.standings import Line
 
+from .forms import AppForm
 from .rules_text import EN_DASH, ruleset_name
 
 bp = Blueprint("seasons", __name__)
@@ -156,8 +156,14 @@ def _helpers() -> dict[str, Any]:
 # Seasons
 
 
-class SeasonForm(FlaskForm):  # type: ignore[misc]
-    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=80)])
+class SeasonForm(AppForm):
+    name = StringField(
+        _l("Name"),
+        validators=[
+            DataRequired(_l("A season needs a name of 1 to 80 characters.")),
+            Length(max=80, message=_l("A season needs a name of 1 to 80 characters.")),
+        ],
+    )
     starts_on = DateField(_l("Starts on (optional)"), validators=[Optional()])
     ends_on = DateField(_l("Ends on (optional)"), validators=[Optional()])
 

@@ -25,7 +25,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import BooleanField, HiddenField, PasswordField, SubmitField  # type: ignore[import-untyped]
@@ -44,12 +43,14 @@ from scorekeeper.services import standings as standings_service
 from scorekeeper.services.errors import NotFound as NotFoundError
 from scorekeeper.services.errors import ServiceError
 
+from .forms import AppForm
+
 bp = Blueprint("settings", __name__)
 
 SHORTEST_PASSCODE = 4
 
 
-class SignInForm(FlaskForm):  # type: ignore[misc]
+class SignInForm(AppForm):
     passcode = PasswordField(
         _l("Table passcode"),
         validators=[
@@ -60,7 +61,7 @@ class SignInForm(FlaskForm):  # type: ignore[misc]
     )
 
 
-class PasscodeForm(FlaskForm):  # type: ignore[misc]
+class PasscodeForm(AppForm):
     current = PasswordField(
         _l("Current passcode"),
         validators=[Optional(), Length(max=auth.LONGEST_PASSCODE)],
@@ -91,7 +92,7 @@ class PasscodeForm(FlaskForm):  # type: ignore[misc]
     clear = SubmitField(_l("Remove the passcode"))
 
 
-class ImportForm(FlaskForm):  # type: ignore[misc]
+class ImportForm(AppForm):
     file = FileField(
         _l("Export file (JSON)"),
         validators=[FileRequired(_l("Choose the export file to import."))],
@@ -100,11 +101,11 @@ class ImportForm(FlaskForm):  # type: ignore[misc]
     submit = SubmitField(_l("Import"))
 
 
-class BackupForm(FlaskForm):  # type: ignore[misc]
+class BackupForm(AppForm):
     submit = SubmitField(_l("Back up now"))
 
 
-class RestoreForm(FlaskForm):  # type: ignore[misc]
+class RestoreForm(AppForm):
     name = HiddenField(validators=[DataRequired()])
     confirm = BooleanField(
         _l("Yes, replace everything by this backup"),

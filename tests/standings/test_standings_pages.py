@@ -48,7 +48,7 @@ def test_create_a_season(app: Flask, client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("data", "status", "message"),
     [
-        ({"name": ""}, 400, "This field is required."),
+        ({"name": ""}, 400, "A season needs a name of 1 to 80 characters."),
         ({"name": "A", "starts_on": "soon"}, 400, "Not a valid date value."),
         ({"name": "A", "starts_on": "2025-05-01", "ends_on": "2025-04-01"}, 422, "cannot end"),
     ],
@@ -64,6 +64,15 @@ def test_a_refused_season_says_why_and_saves_nothing(
     # Where the keyboard starts, each problem leading to its field.
     summary = html.split('class="form-errors" role="alert" tabindex="-1" id="form-errors">')[1]
     assert re.search(rf'<a href="#(name|starts_on|ends_on)">[^<]*{re.escape(message)}', summary)
+    assert seasons_in_db(app) == 0
+
+
+def test_a_refused_season_is_said_in_danish_too(app: Flask, client: FlaskClient) -> None:
+    """WTForms has no Danish: its messages come from the app's own catalogue."""
+    danish = {"Accept-Language": "da"}
+    html = client.post("/seasons", data={"name": "A", "starts_on": "snart"}, headers=danish)
+    assert html.status_code == 400
+    assert "Ikke en gyldig dato." in html.get_data(as_text=True)
     assert seasons_in_db(app) == 0
 
 

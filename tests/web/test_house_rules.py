@@ -438,6 +438,31 @@ def test_a_presets_name_in_the_tables_language_is_taken(app: Flask, client: Flas
     assert saved(app, "standard-mit-partnern").going_out_bonus == 150
 
 
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("de", "Keine gültige, ganze Zahl."),
+        ("da", "Ikke et gyldigt heltal."),
+        ("fr", "Ce n'est pas un nombre entier valide."),
+    ],
+)
+def test_a_number_that_is_no_whole_number_is_said_in_the_tables_language(
+    app: Flask, client: FlaskClient, language: str, message: str
+) -> None:
+    """Also in a deal's row (a form inside the form), and in Danish, which WTForms lacks."""
+    said_in = {"Accept-Language": language}
+    page = client.get("/house-rules/new?base=standard", headers=said_in)
+    action, fields = read_form(page.get_data(as_text=True))
+    fields.update(name=["Halves"], going_out_bonus=["2.5"])
+    fields["deals-0-opening_minimum"] = ["2.5"]
+    response = client.post(action, data=fields, headers=said_in)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True).replace("&#39;", "'")
+    assert error_beside(html, "going_out_bonus") == message
+    assert error_beside(html, "deals-0-opening_minimum") == message
+    assert house_rules_count(app) == 0
+
+
 @pytest.mark.parametrize("name", ["", "friday"])
 def test_a_refused_name_and_refused_rules_are_said_in_one_go(
     app: Flask, client: FlaskClient, name: str
