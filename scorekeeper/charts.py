@@ -501,7 +501,7 @@ def score_ranges_svg(chart_id: str, lines: Sequence[Line]) -> Markup:
 
 def distribution_svg(chart_id: str, name: str, buckets: Sequence[Bucket]) -> Markup:
     """A histogram of a player's game totals."""
-    labels = [f"{b.low}{EN_DASH}{b.high - 1}" for b in buckets]
+    labels = [f"{number(b.low)}{EN_DASH}{number(b.high - 1)}" for b in buckets]
     counts = [b.games for b in buckets]
     title = _("How %(name)s's games ended", name=name)
     desc = ngettext(

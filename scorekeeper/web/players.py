@@ -23,6 +23,7 @@ from scorekeeper.rules.tally import NAME_LONGEST
 from scorekeeper.services import games as game_service
 from scorekeeper.services import players as service
 from scorekeeper.services.errors import Conflict, NotFound, ServiceError
+from scorekeeper.services.names import visible
 
 from .forms import AppForm
 from .game_forms import _
@@ -105,6 +106,9 @@ def rename(player_id: int) -> ResponseReturnValue:
     other: Player | None = None
     if form.validate_on_submit():
         old = player.name
+        if visible(form.name.data or "") == old:
+            flash(_("Nothing changed: the name is still %(name)s.", name=old))
+            return redirect(url_for("players.show", player_id=player_id))
         try:
             service.rename_player(player_id, form.name.data or "")
         except ServiceError as error:
@@ -130,18 +134,25 @@ class MergeForm(AppForm):
             raise ValidationError(_("Choose two different entries."))
 
 
+def _merge_pair(players: list[Player]) -> dict[str, int | None]:
+    """The two entries a link asks to merge; where it names one, the other list starts on
+    someone else (both lists on the same player could only be refused)."""
+    keep = request.args.get("keep", type=int)
+    merge = request.args.get("merge", type=int)
+    named = keep if keep is not None else merge
+    other = next((p.id for p in players if p.id != named), None)
+    if keep is None and merge is not None:
+        keep = other
+    elif keep is not None and (merge is None or merge == keep):
+        merge = other
+    return {"keep": keep, "merge": merge}
+
+
 @bp.route("/players/merge", methods=["GET", "POST"])
 def merge() -> ResponseReturnValue:
     players = service.all_players()
     choices = [(p.id, p.name) for p in players]
-    form = MergeForm(
-        data={
-            "keep": request.args.get("keep", type=int),
-            "merge": request.args.get("merge", type=int),
-        }
-        if request.method == "GET"
-        else None
-    )
+    form = MergeForm(data=_merge_pair(players) if request.method == "GET" else None)
     form.keep.choices = choices
     form.merge.choices = choices
     played = games_played()

@@ -29,7 +29,7 @@ from wtforms.validators import DataRequired, Length, Optional  # type: ignore[im
 from scorekeeper import charts
 from scorekeeper.extensions import NumberStyle, db, decimal
 from scorekeeper.messages import say
-from scorekeeper.models import HouseRules
+from scorekeeper.models import Game, HouseRules
 from scorekeeper.rules import PRESETS, RuleSet
 from scorekeeper.services import players as player_service
 from scorekeeper.services import rulesets
@@ -112,11 +112,28 @@ def _sort() -> str:
 
 
 def rules_label(ruleset_id: str) -> str:
-    """Rules by name: a preset's, translated; house rules' own; the id of house rules gone."""
+    """Rules by name: a preset's, translated; house rules' own; house rules since deleted by
+    the name their games keep (the id only if even that is unreadable)."""
     preset = PRESETS.get(ruleset_id)
     if preset:
         return ruleset_name(preset)
-    return _house_rules_names().get(ruleset_id, ruleset_id)
+    names = _house_rules_names()
+    if ruleset_id not in names:
+        names[ruleset_id] = _name_kept_by_games(ruleset_id) or ruleset_id
+    return names[ruleset_id]
+
+
+def _name_kept_by_games(ruleset_id: str) -> str | None:
+    """The name of rules no longer stored, as the latest game played by them keeps it (a
+    game holds a copy of its rules): one query, only for rules that were deleted."""
+    kept = db.session.scalar(
+        db.select(Game.ruleset)
+        .where(Game.ruleset_id == ruleset_id)
+        .order_by(Game.id.desc())
+        .limit(1)
+    )
+    name = kept.get("name") if isinstance(kept, dict) else None
+    return name.strip() or None if isinstance(name, str) else None
 
 
 def _house_rules_names() -> dict[str, str]:

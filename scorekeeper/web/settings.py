@@ -38,10 +38,11 @@ from wtforms.validators import (  # type: ignore[import-untyped]
 
 from scorekeeper import auth
 from scorekeeper.messages import imported_text, say
+from scorekeeper.rules.i18n import N_
 from scorekeeper.services import backups, exchange
 from scorekeeper.services import standings as standings_service
+from scorekeeper.services.errors import Malformed, ServiceError
 from scorekeeper.services.errors import NotFound as NotFoundError
-from scorekeeper.services.errors import ServiceError
 
 from .forms import AppForm
 
@@ -189,8 +190,14 @@ def update() -> ResponseReturnValue:
 
 
 def _season_arg() -> int | None:
+    """The season asked for; none (everything) when none is; one that is no season's number
+    is refused, rather than quietly exporting everything."""
     raw = request.args.get("season", "")
-    return int(raw) if raw.isascii() and raw.isdigit() and 0 < int(raw) < 2**63 else None
+    if not raw:
+        return None
+    if raw.isascii() and raw.isdigit() and 0 < int(raw) < 2**63:
+        return int(raw)
+    raise Malformed.say(N_("Choose a season from the list."), field="season")
 
 
 def _download(data: bytes | Iterable[str], name: str, mimetype: str) -> Response:
@@ -214,8 +221,8 @@ def _export_refused(error: ServiceError) -> ResponseReturnValue:
 
 @bp.get("/settings/export.json")
 def export_json() -> ResponseReturnValue:
-    season_id = _season_arg()
     try:
+        season_id = _season_arg()
         export = exchange.open_export(season_id)
     except NotFoundError:
         abort(404)
@@ -232,8 +239,8 @@ def export_json() -> ResponseReturnValue:
 
 @bp.get("/settings/export.zip")
 def export_csv() -> ResponseReturnValue:
-    season_id = _season_arg()
     try:
+        season_id = _season_arg()
         data = exchange.export_csv(season_id)
     except NotFoundError:
         abort(404)

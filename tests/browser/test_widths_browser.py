@@ -94,3 +94,24 @@ def test_the_correct_buttons_keep_their_padding(
     button = upright.locator(".deal-head .button").first
     padding = button.evaluate("b => parseFloat(getComputedStyle(b).paddingLeft)")
     assert padding >= 8
+
+
+def test_a_long_season_name_does_not_push_the_seasons_list_sideways(
+    live_server: LiveServer, upright: Page
+) -> None:
+    """A season name of 80 letters without a space breaks inside the name, as names do,
+    instead of pushing the dates and games out of sight."""
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Season
+    from scorekeeper.services import players
+
+    with live_server.app.app_context():
+        if db.session.scalar(db.select(Season).filter_by(name="W" * 80)) is None:
+            players.create_season("W" * 80)
+    upright.goto(live_server("/seasons"))
+    size = upright.evaluate(WIDEST_JS)
+    assert size["scroll"] <= size["width"], size
+    # Nor inside the list's own box: its dates and games stay on screen beside the name.
+    wrap = upright.locator(".table-wrap").first
+    inner, outer = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert inner <= outer, (inner, outer)

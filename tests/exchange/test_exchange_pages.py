@@ -60,6 +60,13 @@ def test_downloads_are_attachments(client: FlaskClient, season: Season) -> None:
     assert archive.mimetype == "application/zip"
     assert "deals.csv" in zipfile.ZipFile(io.BytesIO(archive.data)).namelist()
     assert client.get("/settings/export.json?season=999").status_code == 404
+    # No season's number at all: refused in words, not everything exported instead.
+    for url in ("/settings/export.json?season=abc", "/settings/export.zip?season=-1"):
+        refused = client.get(url)
+        assert refused.status_code == 400 and refused.mimetype == "text/html", url
+        assert "Choose a season from the list." in page_text(refused)
+        assert 'id="import-submit"' in page_text(refused)
+        assert 'id="submit"' not in page_text(refused)  # each button its own id
 
 
 def test_uploading_an_export_imports_it_once(app: Flask, season: Season, tmp_path: Path) -> None:

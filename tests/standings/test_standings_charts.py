@@ -160,3 +160,16 @@ def test_a_players_rating_chart_shows_what_it_is_drawn_from(app: Flask) -> None:
     with app.test_request_context(headers={"Accept-Language": "de"}):
         german = charts.player_rating_svg("rating-1", "Ann", points)
     assert "05.01.25" in german and "1/5/25" not in german
+
+
+def test_score_ranges_of_five_digits_are_grouped_as_every_number(app: Flask) -> None:
+    """The histogram's ranges read as the language writes numbers: 10.000 to 12.499 in
+    Danish, 7500 to 9999 with four digits together, as everywhere else."""
+    from scorekeeper.services.standings import Bucket
+
+    buckets = [Bucket(7500, 10_000, 2), Bucket(10_000, 12_500, 1)]
+    with app.test_request_context(), force_locale("da"):
+        html = str(charts.distribution_svg("dist", "Ann", buckets))
+    assert "7500\N{EN DASH}9999" in html
+    assert "10.000\N{EN DASH}12.499" in html
+    assert "10000" not in html

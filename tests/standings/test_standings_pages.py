@@ -118,10 +118,13 @@ def test_house_rules_are_named_in_the_standings(app: Flask, client: FlaskClient)
         html = client.get(path).get_data(as_text=True)
         assert "Friday&#39;s rules" in html, path
         assert slug not in html.replace(f"/rules/{slug}", ""), path
-    # Rules deleted since still name their games' points, by the id the games kept.
+    # Rules deleted since still name their games' points, by the name the games kept.
     with app.app_context():
         rulesets.delete_house_rules(slug)
-    assert f"{slug}</span>: 1 game" in client.get("/standings").get_data(as_text=True)
+    for path in ("/standings", f"/players/{player_id(app, 'Ann')}/stats"):
+        html = client.get(path).get_data(as_text=True)
+        assert "Friday&#39;s rules" in html, path
+        assert slug not in html, path
 
 
 def test_standings_sort_links(client: FlaskClient, season: Season) -> None:

@@ -682,6 +682,9 @@ def test_abandon_needs_confirmation_and_can_be_undone(app: Flask, client: FlaskC
     assert "This game was abandoned." in page
     assert "Enter deal 2" not in page
     assert f'action="/games/{game_id}/restore"' in page
+    # Nobody leads a game that counts nowhere: no winner's star on it, here or in the list.
+    assert 'class="leading"' not in page
+    assert 'class="leading"' not in text(client.get("/games"))
     blocked = client.get(f"/games/{game_id}/deals/new", follow_redirects=True)
     assert "restore it to go on" in text(blocked)
     assert enter_deal(client, game_id, COUNTED).status_code == 302
@@ -691,6 +694,7 @@ def test_abandon_needs_confirmation_and_can_be_undone(app: Flask, client: FlaskC
     page = text(client.get(f"/games/{game_id}"))
     assert "Enter deal 2" in page
     assert "This game was abandoned." not in page
+    assert 'class="leading"' in page
 
 
 def test_a_finished_game_is_not_abandoned_from_an_old_link(app: Flask, client: FlaskClient) -> None:

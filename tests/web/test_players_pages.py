@@ -97,6 +97,38 @@ def test_rename_to_an_existing_name_suggests_merging(app: Flask, client: FlaskCl
     assert f'href="/players/merge?keep={ann}&amp;merge={anne}"' in hidden.get_data(as_text=True)
 
 
+def test_renaming_to_the_same_name_says_nothing_changed(app: Flask, client: FlaskClient) -> None:
+    seat(app, ("Ann", "Ben"), ("Cid", "Dee"))
+    done = client.post(f"/players/{player_id(app, 'Ben')}/rename", data={"name": " Ben "})
+    assert done.status_code == 302
+    page = client.get(done.headers["Location"]).get_data(as_text=True)
+    assert "Nothing changed: the name is still Ben." in page
+    assert "Ben is now called Ben" not in page
+
+
+def test_a_merge_link_naming_one_entry_offers_another_beside_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    """From a player's page ("merge with another entry"), the lists never start on the same
+    player twice, which could only be refused."""
+    seat(app, ("Ann", "Ben"), ("Cid", "Dee"))
+    ann, ben = player_id(app, "Ann"), player_id(app, "Ben")
+
+    def chosen(url: str) -> tuple[str, str]:
+        page = client.get(url).get_data(as_text=True)
+        keep, merge = (
+            re.search(r'<option selected value="(\d+)"', page.split(f'name="{name}"', 1)[1])
+            for name in ("keep", "merge")
+        )
+        assert keep and merge, url
+        return keep.group(1), merge.group(1)
+
+    assert chosen(f"/players/merge?merge={ann}") == (str(ben), str(ann))
+    assert chosen(f"/players/merge?merge={ben}") == (str(ann), str(ben))
+    assert chosen(f"/players/merge?keep={ann}") == (str(ann), str(ben))
+    assert chosen(f"/players/merge?keep={ann}&merge={ann}") == (str(ann), str(ben))
+
+
 @pytest.mark.parametrize("typed", ["", "   ", "x" * 81])
 def test_rename_refuses_empty_or_long_names(app: Flask, client: FlaskClient, typed: str) -> None:
     seat(app, ("Ann", "Ben"), ("Cid", "Dee"))
