@@ -8,9 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.rules import BOUNDS, BookCount, CardClass, Problem
-from scorekeeper.rules.i18n import N_
+from scorekeeper.rules import (
+    BOUNDS,
+    BookCount,
+    CardClass,
+    Problem,
+    RuleSet,
+    TeamTally,
+    team_phrase,
+)
+from scorekeeper.rules.i18n import N_, NP_
 from scorekeeper.rules.play import OPENING_CLASSES, check_go_out, check_opening, opening_value
+from scorekeeper.services.errors import Invalid
 from scorekeeper.web import rules_text
 
 from . import bp
@@ -84,9 +93,45 @@ def _team(value: Any, index: int, problems: list[Problem]) -> dict[str, int] | N
         team[name] = n or 0
     players = whole_number(value.get("players", 1), f"{where}.players", problems, 1, MOST_PLAYERS)
     team["players"] = players or 1
+    team["seated"] = int("players" in value)  # told, not the default of one
     in_foot = whole_number(value.get("in_foot", 0), f"{where}.in_foot", problems, 0, MOST_PLAYERS)
     team["in_foot"] = in_foot or 0
     return team
+
+
+def _unplayable(rules: RuleSet, index: int, team: dict[str, int]) -> list[Problem]:
+    found = []
+    phrase = team_phrase(TeamTally(), index)
+    if team["wild_books"] and not rules.wild_books:
+        found.append(
+            Problem(
+                index,
+                f"teams[{index}].wild_books",
+                NP_(
+                    "%(team)s reports %(count)d wild book, but these rules have no wild books.",
+                    "%(team)s reports %(count)d wild books, but these rules have no wild books.",
+                ),
+                {"team": phrase, "count": team["wild_books"]},
+            )
+        )
+    sizes = {
+        size
+        for players in range(rules.min_players, rules.max_players + 1)
+        for _teams, size in rules.seatings(players)
+    }
+    if team["seated"] and team["players"] not in sizes:
+        found.append(
+            Problem(
+                index,
+                f"teams[{index}].players",
+                NP_(
+                    "These rules seat no team of %(count)d player.",
+                    "These rules seat no team of %(count)d players.",
+                ),
+                {"count": team["players"]},
+            )
+        )
+    return found
 
 
 @bp.post("/go-out")
@@ -108,6 +153,11 @@ def check_going_out() -> dict[str, Any]:
     else:
         teams = [_team(value, i, problems) for i, value in enumerate(data["teams"])]
     rules, deal = rules_and_deal(data, problems)
+    # What the rules could never have: wild books where there are none, a team of a size the
+    # rules never seat. A question about them has no answer (422), as a deal with them.
+    impossible = [p for i, team in enumerate(teams) if team for p in _unplayable(rules, i, team)]
+    if impossible:
+        raise Invalid(impossible)
     answers = []
     for team in teams:
         assert team is not None

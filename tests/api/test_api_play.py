@@ -118,6 +118,34 @@ def test_a_player_alone_needs_only_the_books_and_their_foot(api: Api) -> None:
 
 
 @pytest.mark.parametrize(
+    ("ruleset", "teams", "field", "message"),
+    [
+        (
+            "no-wild-books",
+            [{"clean_books": 2, "dirty_books": 2, "wild_books": 1, "players": 2}],
+            "teams[0].wild_books",
+            "Team A reports 1 wild book, but these rules have no wild books.",
+        ),
+        ("simpson", [{"clean_books": 2, "players": 2}], "teams[0].players",
+         "These rules seat no team of 2 players."),
+        ("brouillette-partners", [{}, {"players": 1}], "teams[1].players",
+         "These rules seat no team of 1 player."),
+        ("standard", [{"players": 4}], "teams[0].players",
+         "These rules seat no team of 4 players."),
+    ],
+)  # fmt: skip
+def test_a_team_the_rules_could_never_have_gets_no_answer(
+    api: Api, ruleset: str, teams: list[dict[str, Any]], field: str, message: str
+) -> None:
+    """RULES: the no-wild-books rules have no wild books; Simpson is played alone."""
+    status, answer = go_out(api, teams, ruleset=ruleset)
+    assert status == 422
+    assert answer["errors"] == [{"team": int(field[6]), "field": field, "message": message}]
+    # Not told how many play in the team (one by default), nothing is refused.
+    assert go_out(api, [{"clean_books": 1}], ruleset="brouillette-partners")[0] == 200
+
+
+@pytest.mark.parametrize(
     ("teams", "field"),
     [
         ([{"players": 0}], "teams[0].players"),
