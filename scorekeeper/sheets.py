@@ -1465,14 +1465,28 @@ def render_standings_pdf(
         )
         if table is not None
     ]
-    return _render_pdf(
-        "sheets/standings.html",
-        None,
-        title=title,
-        tables=tables,
-        chart=Markup(chart_svg) if chart_svg else None,
-        paper=paper,
-    )
+    with press.gc_paused():
+        return _standings_fitted(
+            title=title,
+            tables=tables,
+            chart=Markup(chart_svg) if chart_svg else None,
+            paper=paper,
+        )
+
+
+# A season of many partnerships spills onto a second page: its type and chart are printed
+# smaller, step by step, until it fits (or, at the last step, runs on: still readable).
+STANDINGS_SCALES = (1.0, 0.85, 0.72, 0.62)
+
+
+def _standings_fitted(**context: Any) -> bytes:
+    fetcher, stylesheet = _static_fetcher(), _stylesheet()
+    for scale in STANDINGS_SCALES:
+        html = render_template("sheets/standings.html", scale=scale, **context)
+        document = press.render(html, request.url, fetcher, stylesheet)
+        if len(document.pages) <= 1:
+            break
+    return bytes(press.write(document))
 
 
 # ---------------------------------------------------------------------------

@@ -102,3 +102,36 @@ def test_an_unknown_season_is_not_found(client: FlaskClient) -> None:
     response = client.get("/seasons/999/standings.pdf")
     assert response.status_code == 404
     assert "There is no season 999" in response.get_data(as_text=True)
+
+
+def test_a_long_season_is_printed_smaller_to_stay_on_one_page(app: Flask) -> None:
+    """Twelve players, 30 partnerships and the ratings chart spilled onto a second page at
+    the usual size: printed smaller, everything is on one page; a season far too long for one
+    page still prints every row, on more pages."""
+    players = [
+        {"rank": i + 1, "name": f"Player {i + 1}", "games": 24, "wins": 12, "points": 10_281}
+        for i in range(12)
+    ]
+    pairs = [
+        {"rank": i + 1, "name": f"Pair {i + 1} & Co", "games": 2, "wins": 1, "points": 9_845}
+        for i in range(30)
+    ]
+    chart = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 300" width="600" height="300">'
+        '<rect width="600" height="300" fill="#eee"/><text x="5" y="30">Ratings chart</text></svg>'
+    )
+    with app.test_request_context("/seasons/1/standings.pdf"):
+        usual = sheets.render_standings_pdf("Long season", players, pairs[:20], chart_svg=chart)
+        long = sheets.render_standings_pdf("Long season", players, pairs, chart_svg=chart)
+        letter = sheets.render_standings_pdf(
+            "Long season", players, pairs, chart_svg=chart, paper=sheets.PAPERS["letter"]
+        )
+        endless = [{**pairs[0], "rank": i + 1, "name": f"Pair {i + 1}"} for i in range(150)]
+        too_long = sheets.render_standings_pdf("Endless", players, endless, chart_svg=chart)
+    save_pngs(long, "standings-long-season")
+    assert info(usual)["Pages"] == "1"
+    assert info(long)["Pages"] == "1" and info(letter)["Pages"] == "1"
+    words = reading(long)
+    assert "Pair 30 & Co" in words and "Ratings chart" in words
+    assert int(info(too_long)["Pages"]) > 1
+    assert "Pair 150" in reading(too_long)
