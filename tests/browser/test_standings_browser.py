@@ -68,3 +68,34 @@ def test_the_other_rules_open_by_keyboard_and_all_of_them_print(
     expect(page.locator("details.rules-more:not([open])")).to_have_count(0)
     page.evaluate("window.dispatchEvent(new Event('afterprint'))")
     expect(others.locator(".rules-list")).to_be_hidden()
+
+
+def test_the_rating_charts_last_date_is_not_cut_off(
+    many_rules: LiveServer, browser: Browser, browser_context_args: dict[str, Any]
+) -> None:
+    """The x axis of a player's rating chart ends on a date ("03/12/2026" in French): the
+    chart leaves room for half of it past the last tick."""
+    from scorekeeper.models import Player
+
+    with many_rules.app.app_context():
+        bo = db.session.scalar(db.select(Player.id).filter_by(name="Bo"))
+    for language in ("fr", "nl", "da", "en"):
+        context = browser.new_context(
+            **{**browser_context_args, "viewport": VIEWPORTS["portrait"]},
+            extra_http_headers={"Accept-Language": language},
+            service_workers="block",
+        )
+        page = context.new_page()
+        page.goto(many_rules(f"/players/{bo}/stats"))
+        overflow = page.evaluate(
+            """language => [...document.querySelectorAll("svg")].flatMap(svg => {
+                const frame = svg.getBoundingClientRect();
+                return [...svg.querySelectorAll(".x-axis text")]
+                    .map(t => t.getBoundingClientRect())
+                    .filter(b => b.right > frame.right + 0.5 || b.left < frame.left - 0.5)
+                    .map(b => [language, b.left, b.right, frame.left, frame.right]);
+            })""",
+            language,
+        )
+        context.close()
+        assert overflow == [], overflow
