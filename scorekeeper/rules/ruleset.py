@@ -7,8 +7,9 @@ without loss, and :func:`check_ruleset` reports what makes no sense in it.
 
 from __future__ import annotations
 
+import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
@@ -211,7 +212,12 @@ class RuleSet:
         """A new RuleSet: this one with ``overrides`` (JSON form) applied, then checked."""
         # The new identity is read and checked like any other override.
         data = {**overrides, **identity} if isinstance(overrides, Mapping) else overrides
-        derived = _from_mapping(data, base=self)
+        try:
+            derived = _from_mapping(data, base=self)
+        except RuleSetError as error:
+            # Said with what the rest of the rules would be refused for, so that one try
+            # tells everything (the editor shows them all at once).
+            raise RuleSetError([*error.problems, *self._beyond(data, error.problems)]) from None
         # A new ruleset is based on the one it was derived from (not on that one's own base).
         if "based_on" not in data and derived.id != self.id:
             derived = replace(derived, based_on=self.id)
@@ -219,6 +225,58 @@ class RuleSet:
         if problems:
             raise RuleSetError(problems)
         return derived
+
+    def _beyond(self, data: Any, refused: Sequence[Problem]) -> list[Problem]:
+        """What else is wrong in ``data`` past the values ``refused`` as they were read: the
+        rules read again with each of those as this ruleset has it, then checked. Only
+        problems of fields not refused already."""
+        if not isinstance(data, Mapping):
+            return []
+        rest: Any = copy.deepcopy(dict(data))
+        seen = {problem.field for problem in refused}
+        for _attempt in range(4):
+            for where in seen:
+                rest = _without(rest, where)
+            try:
+                derived = _from_mapping(rest, base=self)
+            except RuleSetError as error:
+                fresh = {problem.field for problem in error.problems} - seen
+                if not fresh:
+                    return []
+                seen |= fresh
+                continue
+            return [problem for problem in check_ruleset(derived) if problem.field not in seen]
+        return []
+
+
+_PATH_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _without(data: dict[str, Any], path: str) -> dict[str, Any]:
+    """``data`` without the value at ``path`` ("card_values.jokers", "deals[0].go_out"), so
+    that the base's is read instead; a value inside a list takes its whole list along (the
+    items after it would move up)."""
+    tokens = [int(index) if index else name for name, index in _PATH_TOKEN.findall(path)]
+    if not tokens or tokens[0] not in data:
+        return data
+    parent: Any = data
+    for token in tokens[:-1]:
+        if not _holds(parent, token):
+            data.pop(tokens[0], None)
+            return data
+        parent = parent[token]
+    last = tokens[-1]
+    if isinstance(parent, dict) and isinstance(last, str):
+        parent.pop(last, None)
+    else:
+        data.pop(tokens[0], None)
+    return data
+
+
+def _holds(parent: Any, token: str | int) -> bool:
+    if isinstance(parent, dict):
+        return token in parent
+    return isinstance(parent, list) and isinstance(token, int) and token < len(parent)
 
 
 class RuleSetError(ValueError):

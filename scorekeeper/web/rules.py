@@ -109,7 +109,8 @@ def new_house_rules() -> ResponseReturnValue:
         form = HouseRulesForm(data=HouseRulesForm.initial_data(base.rules))
     form.base.data = base.rules.id if base else base_ref
     unplaced: list[str] = []
-    if form.validate_on_submit():
+    valid = form.validate_on_submit()
+    if valid:
         # A house-rules base goes to the service by number: its slug could look like one.
         service_base = str(base.house.id) if base and base.house else base_ref
         try:
@@ -120,8 +121,10 @@ def new_house_rules() -> ResponseReturnValue:
         else:
             flash(_("Your house rules “%(name)s” are saved.", name=house.name))
             return redirect(url_for(".show", ruleset_id=house.slug))
-    if is_post and base is not None and form.only_the_name_refused():
-        unplaced += form.apply_problems(rulesets.rules_problems(base.rules, form.overrides()))
+    if is_post and base is not None and (not valid or form.only_the_name_refused()):
+        unplaced += form.apply_problems(
+            form.not_refused(rulesets.rules_problems(base.rules, form.overrides()))
+        )
     return _editor(form, unplaced, base=base.rules if base else None, house=None)
 
 
@@ -140,7 +143,8 @@ def edit_house_rules(slug: str) -> ResponseReturnValue:
     )
     form.own_name = house.name
     unplaced: list[str] = []
-    if form.validate_on_submit():
+    valid = form.validate_on_submit()
+    if valid:
         try:
             rulesets.update_house_rules(house.id, form.name.data, form.overrides())
         except ServiceError as error:
@@ -149,8 +153,10 @@ def edit_house_rules(slug: str) -> ResponseReturnValue:
         else:
             flash(_("Your changes to “%(name)s” are saved.", name=house.name))
             return redirect(url_for(".show", ruleset_id=house.slug))
-    if request.method == "POST" and form.only_the_name_refused():
-        unplaced += form.apply_problems(rulesets.rules_problems(rules, form.overrides()))
+    if request.method == "POST" and (not valid or form.only_the_name_refused()):
+        unplaced += form.apply_problems(
+            form.not_refused(rulesets.rules_problems(rules, form.overrides()))
+        )
     return _editor(form, unplaced, base=None, house=house)
 
 

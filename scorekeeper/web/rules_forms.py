@@ -458,6 +458,16 @@ class HouseRulesForm(AppForm):
         if any(name_key(rules_text.ruleset_name(p)) == wanted for p in PRESETS.values()):
             raise ValidationError(_("There are already rules called %(name)s.", name=name))
 
+    def not_refused(self, problems: Iterable[Problem]) -> list[Problem]:
+        """The rules core's ``problems`` of fields the form has not refused already (a
+        number it could not read is said once, in the form's words)."""
+        kept = []
+        for problem in problems:
+            target = self._field_for(problem.field)
+            if target is None or not target.errors:
+                kept.append(problem)
+        return kept
+
     def apply_problems(self, problems: Iterable[Problem]) -> list[str]:
         """Put each problem beside its field; return the messages no field can show."""
         unplaced: list[str] = []

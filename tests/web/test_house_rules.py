@@ -463,6 +463,27 @@ def test_a_number_that_is_no_whole_number_is_said_in_the_tables_language(
     assert house_rules_count(app) == 0
 
 
+def test_every_refused_field_is_said_in_one_go(app: Flask, client: FlaskClient) -> None:
+    """A number the form cannot read, one the rules core refuses as read (jokers below 0) and
+    one it refuses once the rules are put together (no cards in the hand): all three at once,
+    each beside its field and said once, not one per try."""
+    changes = {"card_values-twos": "2.5", "card_values-jokers": "-50", "hand_cards": "0"}
+    for url in ("/house-rules/new?base=standard", "/house-rules/friday/edit"):
+        if url.endswith("/edit"):
+            with app.app_context():
+                rulesets.create_house_rules("Friday", "standard", {})
+        response = submit(client, url, {"name": "Friday", **changes})
+        assert response.status_code == 422, url
+        page = response.get_data(as_text=True)
+        assert error_beside(page, "card_values-twos") == "Not a valid integer value.", url
+        assert "between 0 and 1000" in error_beside(page, "card_values-jokers"), url
+        assert error_beside(page, "hand_cards") == (
+            "Hand and foot each hold between 1 and 30 cards."
+        ), url
+        assert value_of(page, "card_values-twos") == "2.5"
+    assert saved(app, "friday").card_values.jokers == 50
+
+
 @pytest.mark.parametrize("name", ["", "friday"])
 def test_a_refused_name_and_refused_rules_are_said_in_one_go(
     app: Flask, client: FlaskClient, name: str
