@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 
 from scorekeeper.extensions import db
-from scorekeeper.models import LARGEST_ID, Player, Season, Team, TeamMember
+from scorekeeper.models import LARGEST_ID, Game, Player, Season, Team, TeamMember
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import summaries
 from .errors import Conflict, Invalid, NotFound
 from .names import name_key, visible
+from .standings import get_season, season_game_count
 
 
 def all_players() -> list[Player]:
@@ -116,18 +117,51 @@ def season_on(day: date, seasons: Iterable[Season]) -> Season | None:
 
 
 def create_season(name: str, starts_on: date | None = None, ends_on: date | None = None) -> Season:
+    name = _season_fields(name, starts_on, ends_on)
+    season = Season(name=name, starts_on=starts_on, ends_on=ends_on)
+    db.session.add(season)
+    db.session.commit()
+    return season
+
+
+def update_season(
+    season_id: int, name: str, starts_on: date | None = None, ends_on: date | None = None
+) -> Season:
+    """Rename a season or change its dates (labels: the games it holds stay its own)."""
+    season = get_season(season_id)
+    season.name = _season_fields(name, starts_on, ends_on, season_id=season.id)
+    season.starts_on, season.ends_on = starts_on, ends_on
+    db.session.commit()
+    return season
+
+
+def delete_season(season_id: int) -> tuple[str, int]:
+    """Remove a season; its games stay, in no season. Its name and how many games it held."""
+    season = get_season(season_id)
+    name = season.name
+    moved = season_game_count(season.id)
+    db.session.execute(update(Game).where(Game.season_id == season.id).values(season_id=None))
+    db.session.delete(season)
+    # The standings kept for this season's number must not be shown for a new season that
+    # may be given the same number.
+    summaries.bump()
+    db.session.commit()
+    return name, moved
+
+
+def _season_fields(
+    name: str, starts_on: date | None, ends_on: date | None, season_id: int | None = None
+) -> str:
+    """The season's name as kept, after checking it and the dates."""
     too_long = len(name) > 80  # as sent, like a player's name
     name = visible(name)
     if not name or too_long:
         raise Invalid.say(N_("A season needs a name of 1 to 80 characters."), field="name")
     if starts_on and ends_on and ends_on < starts_on:
         raise Invalid.say(N_("A season cannot end before it starts."), field="ends_on")
-    seasons = db.session.scalars(db.select(Season))
+    seasons = db.session.scalars(db.select(Season).where(Season.id != (season_id or 0)))
     if any(name_key(s.name) == name_key(name) for s in seasons):
         raise Conflict.say(
             N_("There is already a season called %(name)s."), field="name", name=name
         )
-    season = Season(name=name, starts_on=starts_on, ends_on=ends_on)
-    db.session.add(season)
-    db.session.commit()
-    return season
+    return name

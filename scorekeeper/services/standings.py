@@ -593,6 +593,18 @@ def get_season(season_id: int) -> Season:
     return season
 
 
+def season_game_count(season_id: int) -> int:
+    """The games (not deleted) of a season, finished or not."""
+    return int(
+        db.session.scalar(
+            select(func.count())
+            .select_from(Game)
+            .where(Game.season_id == season_id, Game.deleted_at.is_(None))
+        )
+        or 0
+    )
+
+
 def standings(season_id: int | None = None, sort: str = DEFAULT_SORT) -> Standings:
     """Players' and partnerships' standings of a season (or of all time), sorted by ``sort``."""
     season = get_season(season_id) if season_id is not None else None

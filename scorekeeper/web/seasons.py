@@ -23,6 +23,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from wtforms import DateField, StringField  # type: ignore[import-untyped]
 from wtforms.validators import DataRequired, Length, Optional  # type: ignore[import-untyped]
 
@@ -210,6 +211,50 @@ def create() -> ResponseReturnValue:
         return _seasons_page(form, error.status)
     flash(_("Season %(name)s is ready.", name=season.name))
     return redirect(url_for("seasons.show", season_id=season.id))
+
+
+@bp.route("/seasons/<int:season_id>/edit", methods=["GET", "POST"])
+def edit(season_id: int) -> ResponseReturnValue:
+    """Rename a season, change its dates, or go on to delete it."""
+    season = service.get_season(season_id)
+    form = SeasonForm(obj=season if request.method == "GET" else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.validate():
+            try:
+                player_service.update_season(
+                    season.id, form.name.data, form.starts_on.data, form.ends_on.data
+                )
+            except ServiceError as error:
+                db.session.rollback()
+                for problem in error.problems:
+                    target = getattr(form, problem.field, form.name)
+                    target.errors = [*target.errors, say(problem)]
+                status = error.status
+            else:
+                flash(_("Season %(name)s is saved.", name=season.name))
+                return redirect(url_for("seasons.show", season_id=season.id))
+    return render_template("seasons/edit.html", season=season, form=form), status
+
+
+@bp.route("/seasons/<int:season_id>/delete", methods=["GET", "POST"])
+def delete(season_id: int) -> ResponseReturnValue:
+    """Delete a season after asking: its games stay, in no season."""
+    season = service.get_season(season_id)
+    if request.method != "POST":
+        games = service.season_game_count(season.id)
+        return render_template("seasons/delete.html", season=season, games=games)
+    name, games = player_service.delete_season(season.id)
+    flash(
+        ngettext(
+            "The season %(name)s is deleted; its %(num)d game stays, in no season.",
+            "The season %(name)s is deleted; its %(num)d games stay, in no season.",
+            games,
+            name=name,
+        )
+    )
+    return redirect(url_for("seasons.index"))
 
 
 # ---------------------------------------------------------------------------

@@ -36,6 +36,8 @@ PAGES = {
     "player": "/players/{player}",
     "seasons": "/seasons",
     "season": "/seasons/{season}",
+    "season-edit": "/seasons/{season}/edit",
+    "season-delete": "/seasons/{season}/delete",
     "standings": "/standings",
     "game-started": "/games/{game}/start",
     "game-abandon": "/games/{game}/abandon",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from flask import Flask
@@ -232,3 +233,73 @@ def test_a_row_with_many_rules_shows_the_most_played_and_the_others_one_tap_away
     )
     assert "<details" not in together
     assert '<span class="rules-name">Standard partnership</span>: 1 game' in together
+
+
+def test_a_season_is_renamed_and_its_dates_changed(app: Flask, client: FlaskClient) -> None:
+    assert client.post("/seasons", data={"name": "Sprng"}).status_code == 302
+    assert client.post("/seasons", data={"name": "Summer"}).status_code == 302
+    with app.app_context():
+        sprng = db.session.scalar(select(SeasonRow).filter_by(name="Sprng"))
+        assert sprng is not None
+        season_id = sprng.id
+    page = client.get(f"/seasons/{season_id}").get_data(as_text=True)
+    assert f'href="/seasons/{season_id}/edit"' in page
+    form = client.get(f"/seasons/{season_id}/edit").get_data(as_text=True)
+    assert 'value="Sprng"' in form
+    # A name taken by another season, or dates the wrong way round: said, nothing saved.
+    taken = client.post(f"/seasons/{season_id}/edit", data={"name": "SUMMER"})
+    assert taken.status_code == 409
+    assert "There is already a season called SUMMER." in taken.get_data(as_text=True)
+    backwards = {"name": "Spring", "starts_on": "2026-05-01", "ends_on": "2026-04-01"}
+    refused = client.post(f"/seasons/{season_id}/edit", data=backwards)
+    assert refused.status_code == 422
+    assert 'value="Spring"' in refused.get_data(as_text=True)  # what was typed stays
+    with app.app_context():
+        assert db.session.get(SeasonRow, season_id).name == "Sprng"  # type: ignore[union-attr]
+    # Its own name in another case is its own.
+    saved = client.post(
+        f"/seasons/{season_id}/edit", data={"name": "Spring", "starts_on": "2026-03-01"}
+    )
+    assert saved.status_code == 302 and saved.headers["Location"] == f"/seasons/{season_id}"
+    assert "Season Spring is saved." in client.get(saved.headers["Location"]).get_data(as_text=True)
+    with app.app_context():
+        season = db.session.get(SeasonRow, season_id)
+        assert season is not None
+        assert (season.name, season.starts_on, season.ends_on) == ("Spring", date(2026, 3, 1), None)
+    assert client.get("/seasons/999/edit").status_code == 404
+
+
+def test_deleting_a_season_keeps_its_games(app: Flask, client: FlaskClient, season: Season) -> None:
+    season_id = season.season_id
+
+    def all_time() -> list[tuple[str, int, int]]:
+        with app.app_context():
+            table = standings.standings(None)
+            return [(line.name, line.games, line.points) for line in table.players]
+
+    before = all_time()
+    ask = client.get(f"/seasons/{season_id}/delete")
+    assert ask.status_code == 200
+    assert "Its 5 games stay, in no season" in ask.get_data(as_text=True)  # not the deleted one
+    assert seasons_in_db(app) == 1  # asking deletes nothing
+    done = client.post(f"/seasons/{season_id}/delete")
+    assert done.status_code == 302 and done.headers["Location"] == "/seasons"
+    assert "The season Winter is deleted; its 5 games stay, in no season." in client.get(
+        "/seasons"
+    ).get_data(as_text=True)
+    assert seasons_in_db(app) == 0
+    assert client.get(f"/seasons/{season_id}").status_code == 404
+    with app.app_context():
+        from scorekeeper.models import Game
+
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 7
+        assert db.session.scalar(select(func.count()).where(Game.season_id.is_not(None))) == 0
+    # The all-time standings count the same games as before.
+    assert all_time() == before and before
+    # A new season never shows the deleted one's standings, whatever number it is given.
+    assert client.post("/seasons", data={"name": "Winter again"}).status_code == 302
+    with app.app_context():
+        again = db.session.scalar(select(SeasonRow).filter_by(name="Winter again"))
+        assert again is not None
+        again_id = again.id
+    assert "0 finished games" in client.get(f"/seasons/{again_id}").get_data(as_text=True)
