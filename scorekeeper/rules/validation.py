@@ -13,6 +13,7 @@ from typing import Any
 from .cards import (
     NATURAL_CLASSES,
     NATURAL_RANKS,
+    PER_DECK,
     SUITS,
     WILD_CLASSES,
     CardClass,
@@ -266,6 +267,49 @@ class _Checker:
                     "meld of each rank: one of black threes at most."
                 ),
                 count=team.black_three_books,
+            )
+        elif team.melded.counted and books <= NATURAL_RANKS:
+            self.books_of_the_ranks_counted(i, team)
+
+    def books_of_the_ranks_counted(self, i: int, team: TeamTally) -> None:
+        """Melded cards counted by class, one meld of each rank: each clean or dirty book is
+        of a rank of its own, holding its natural cards, so a class of cards makes no more
+        books than it has ranks and than its cards fill (four 4s-to-7s ranks and 30 of their
+        cards are no five books)."""
+        rules = self.rules
+        size = rules.book_size
+        dirty_needs = size - rules.max_wilds(size)
+        clean, dirty = team.clean_books, team.dirty_books
+        naturals = sum(team.melded.count(card) for card in NATURAL_CLASSES)
+        if naturals < size * clean + dirty_needs * dirty:
+            return  # too few natural cards for the books at all: counted_melds says so
+        # (clean, dirty) books placed so far in the classes seen.
+        placed = {(0, 0)}
+        for card in NATURAL_CLASSES:
+            ranks, cards = PER_DECK[card] // SUITS, team.melded.count(card)
+            placed = {
+                (c + here, d + there)
+                for c, d in placed
+                for here in range(min(ranks, cards // size, clean - c) + 1)
+                for there in range(min(ranks - here, dirty - d) + 1)
+                if here * size + there * dirty_needs <= cards
+            }
+        if (clean, dirty) not in placed:
+            self.fail(
+                i,
+                "melded",
+                NP_(
+                    "%(team)s reports %(count)d book (%(clean)d clean, %(dirty)d dirty), but "
+                    "these rules allow one meld of each rank, and the natural cards it melded "
+                    "cannot make that many books each of a rank of its own.",
+                    "%(team)s reports %(count)d books (%(clean)d clean, %(dirty)d dirty), but "
+                    "these rules allow one meld of each rank, and the natural cards it melded "
+                    "cannot make that many books each of a rank of its own.",
+                    "count",
+                ),
+                count=clean + dirty,
+                clean=clean,
+                dirty=dirty,
             )
 
     def team(self, i: int, team: TeamTally) -> None:
