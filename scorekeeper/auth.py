@@ -31,6 +31,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -289,17 +290,33 @@ def _return_to() -> str:
 CARRIED = "carried-"
 
 
+# The forms where a player types something worth keeping through signing in, and what
+# saving them does, as their own buttons say. Nothing else is carried: not a confirmation
+# (delete, merge, abandon: asked again on its own page), not the settings page (passcodes,
+# backups), not a file (it cannot be sent again without being chosen again), not the API.
+CARRIED_FORMS = {
+    "games.new": _l("Start the game"),
+    "games.new_deal": _l("Save the deal"),
+    "games.edit_deal": _l("Save the correction"),
+    "rules.new_house_rules": _l("Save house rules"),
+    "rules.edit_house_rules": _l("Save house rules"),
+    "players.rename": _l("Rename"),
+    "seasons.create": _l("Start the season"),
+    "seasons.edit": _l("Save"),
+}
+
+
 def carried_fields() -> list[tuple[str, str]]:
-    """What a page sent that is worth keeping through signing in: every field of a plain form
-    but its CSRF token. Nothing of the settings page (passcodes, backups) and nothing of a
-    form with a file (a file cannot be sent again without being chosen again)."""
-    if (request.endpoint or "").startswith("settings.") or request.files:
+    """What a page sent that is worth keeping through signing in: every field of one of the
+    :data:`CARRIED_FORMS` but its CSRF token."""
+    if request.endpoint not in CARRIED_FORMS or request.files:
         return []
     return [(name, value) for name, value in request.form.items(multi=True) if name != "csrf_token"]
 
 
-def resumable(path: str | None) -> str | None:
-    """``path`` when it is an address of this site that takes a form, else None."""
+def resumable(path: str | None) -> tuple[str, str] | None:
+    """``path`` and what sending it does, when it is an address of this site taking one of
+    the :data:`CARRIED_FORMS`; else None."""
     path = _same_site_path(path)
     if path is None:
         return None
@@ -308,7 +325,8 @@ def resumable(path: str | None) -> str | None:
         endpoint, _values = adapter.match(path.split("?", 1)[0], method="POST")
     except Exception:  # not found, not a POST, a redirect: nothing to send it to
         return None
-    return None if endpoint in EXEMPT_ENDPOINTS else path
+    action = CARRIED_FORMS.get(endpoint)
+    return (path, str(action)) if action is not None else None
 
 
 def _require_sign_in() -> ResponseReturnValue | None:
@@ -320,8 +338,8 @@ def _require_sign_in() -> ResponseReturnValue | None:
         return _api_gate()
     flash(_("This table has a passcode. Sign in to save changes."), "error")
     carried = carried_fields()
-    resume_to = resumable(request.full_path.rstrip("?"))
-    if carried and resume_to:
+    resume = resumable(request.full_path.rstrip("?"))
+    if carried and resume:
         # The sign-in page at once, holding what was typed: it can be saved once signed in.
         from scorekeeper.web.settings import SignInForm
 
@@ -330,7 +348,7 @@ def _require_sign_in() -> ResponseReturnValue | None:
             form=SignInForm(formdata=None),
             next=_return_to(),
             carried=carried,
-            resume_to=resume_to,
+            resume_to=resume[0],
         )
         return page, 401
     return redirect(url_for("settings.sign_in", next=_return_to()))

@@ -326,9 +326,10 @@ def sign_in() -> ResponseReturnValue:
         for name, value in request.form.items(multi=True)
         if name.startswith(auth.CARRIED)
     ]
-    resume_to = auth.resumable(request.form.get("resume_to")) if carried else None
-    if resume_to is None:
+    resume = auth.resumable(request.form.get("resume_to")) if carried else None
+    if resume is None:
         carried = []
+    resume_to, action = resume or (None, None)
     page = partial(
         render_template, "auth/sign_in.html", form=form, next=target, carried=carried,
         resume_to=resume_to,
@@ -361,7 +362,7 @@ def sign_in() -> ResponseReturnValue:
     if carried and resume_to:
         # Not saved behind the player's back: they see it is still to be saved, and save it.
         return render_template(
-            "auth/resume.html", carried=carried, resume_to=resume_to, next=target
+            "auth/resume.html", carried=carried, resume_to=resume_to, action=action, next=target
         )
     return redirect(target)
 

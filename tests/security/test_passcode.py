@@ -191,6 +191,7 @@ def test_page_writes_ask_to_sign_in_and_keep_what_was_typed(
     assert signed.status_code == 200
     page = signed.get_data(as_text=True)
     assert "What you typed before signing in is not saved yet." in page
+    assert re.search(r'<button type="submit"[^>]*>Start the game</button>', page)  # says what
     assert '<form method="post" action="/games/new"' in page
     assert 'name="csrf_token"' in page
     assert hidden_fields(page) == list(typed.items())
@@ -206,7 +207,18 @@ def test_what_is_kept_through_signing_in_goes_back_only_to_a_form_of_this_site(
     app: Flask, client: FlaskClient
 ) -> None:
     set_passcode(app)
-    for elsewhere in ("https://evil.example/games/new", "//evil.example/x", "/sign-in", "/games"):
+    # Another site, a page that takes no form, and forms that are no typing: settings (the
+    # passcode), a confirmation (merge), the API.
+    for elsewhere in (
+        "https://evil.example/games/new",
+        "//evil.example/x",
+        "/sign-in",
+        "/games",
+        "/settings",
+        "/players/merge",
+        "/games/1/delete",
+        "/api/games",
+    ):
         signed = client.post(
             "/sign-in",
             data={"passcode": PASSCODE, "next": "/", "resume_to": elsewhere, "carried-x": "1"},
@@ -216,6 +228,9 @@ def test_what_is_kept_through_signing_in_goes_back_only_to_a_form_of_this_site(
     # Nothing worth keeping (no field but the token): the sign-in page as before.
     refused = client.post("/games/7/restore", headers={"Referer": "http://localhost/games/7"})
     assert refused.status_code == 302
+    # A confirmation is asked again once signed in, never carried to one tap.
+    merge = client.post("/players/merge", data={"keep": "1", "merge": "2", "confirm": "yes"})
+    assert merge.status_code == 302 and merge.headers["Location"].startswith("/sign-in")
 
 
 def test_a_post_only_address_comes_back_to_the_page_it_was_sent_from(
