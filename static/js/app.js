@@ -248,8 +248,10 @@
           return;
         }
         pending = false;
+        // The keyboard goes on where it was going, if that is on this form; else back here.
         var next = event.relatedTarget;
-        setAgain(next && next.id ? next.id : list.id);
+        var onward = next && next.id && (seating.contains(next) || game.contains(next));
+        setAgain(onward ? next.id : list.id);
       });
     }
     var lists = seating.querySelectorAll("select");
@@ -264,8 +266,14 @@
       back = null;
     }
     var list = back && document.getElementById(back);
+    if (back && !list) {
+      list = seating.querySelector("select"); // that box is gone with its seat: the list
+    }
     if (list && !document.getElementById("form-errors")) {
       list.focus();
+      if (document.activeElement !== list) {
+        seating.querySelector("select").focus();
+      }
     }
   }
 

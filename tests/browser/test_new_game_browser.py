@@ -183,3 +183,17 @@ def test_stepping_through_the_rules_with_the_keyboard_sets_the_table_once(
     page.wait_for_url(f"**ruleset={rules[3]}**")
     expect(page.locator("#choose-seating")).to_be_focused()
     expect(page.locator("#t0-p0")).to_have_value("Ann")
+    # On to the button beside the lists: the keyboard lands on it.
+    seats = page.eval_on_selector_all("#choose-seating option", "all => all.map(o => o.value)")
+    after = seats[seats.index(page.locator("#choose-seating").input_value()) + 1]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    page.wait_for_url(f"**seating={after}**")
+    expect(page.locator("#set-the-table")).to_be_focused()
+    # Back out of the form (Shift+Tab to the page's header): the keyboard comes back to the
+    # list rather than to nothing.
+    page.locator("#choose-ruleset").focus()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Shift+Tab")
+    page.wait_for_url(f"**ruleset={rules[2]}**")
+    expect(page.locator("#choose-ruleset")).to_be_focused()
