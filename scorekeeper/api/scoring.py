@@ -17,8 +17,7 @@ from scorekeeper.rules import (
     team_phrase,
     validate_deal,
 )
-from scorekeeper.rules.cards import CARDS_PER_DECK
-from scorekeeper.rules.i18n import N_, NP_, Phrase, Template
+from scorekeeper.rules.i18n import N_, Phrase
 from scorekeeper.services import rulesets
 from scorekeeper.services.errors import Invalid, Malformed
 from scorekeeper.services.games import seating_problems
@@ -119,7 +118,8 @@ def score() -> dict[str, Any]:
     if decks:
         # Too few decks to deal even the fewest players these teams can be is refused.
         fewest = sum(sizes) if sizes else len(tallies) * min(rules.team_sizes_for(len(tallies)))
-        raise_on_decks(rules, decks, fewest)
+        if wrong := rules.decks_problems(decks, fewest):
+            raise Invalid(wrong)
     else:
         decks = rules.decks_for(sum(sizes)) if sizes else default_decks(rules, len(tallies))
     impossible: list[Problem] = validate_deal(rules, deal, tallies, decks, sizes)
@@ -162,44 +162,3 @@ def unseatable_teams(rules: RuleSet, teams: int) -> Problem:
         else counts[0],
         count=teams,
     )
-
-
-def raise_on_decks(rules: RuleSet, decks: int, players: int) -> None:
-    """Refuse ``decks`` given for a deal that these rules do not play with (the French text:
-    five to six decks), or that are too few to deal ``players`` their cards."""
-    low, high = rules.min_decks or 1, rules.max_decks or BOUNDS["decks"][1]
-    if not low <= decks <= high:
-        bounds = {"low": low, "high": high, "count": decks}
-        text: Template
-        if low == high:
-            text = NP_(
-                "These rules play with %(low)d deck, not %(count)d.",
-                "These rules play with %(low)d decks, not %(count)d.",
-                "low",
-            )
-        else:
-            text = N_("These rules play with %(low)d to %(high)d decks, not %(count)d.")
-        raise Invalid([Problem(None, "decks", text, bounds)])
-    each = rules.hand_cards + rules.foot_cards
-    if decks * CARDS_PER_DECK < players * each:
-        raise Invalid(
-            [
-                Problem(
-                    None,
-                    "decks",
-                    NP_(
-                        "%(decks)d deck holds %(held)d cards, too few to deal %(players)d players "
-                        "%(each)d cards each.",
-                        "%(decks)d decks hold %(held)d cards, too few to deal %(players)d players "
-                        "%(each)d cards each.",
-                        "decks",
-                    ),
-                    {
-                        "decks": decks,
-                        "held": decks * CARDS_PER_DECK,
-                        "players": players,
-                        "each": each,
-                    },
-                )
-            ]
-        )

@@ -195,6 +195,36 @@ class RuleSet:
         decks = max(players + self.extra_decks, self.min_decks)
         return min(decks, self.max_decks) if self.max_decks else decks
 
+    def decks_problems(self, decks: int, players: int) -> list[Problem]:
+        """Why ``decks`` cannot be the decks of a game of ``players`` under these rules: not
+        the decks they play with (the French text: five to six), or too few to deal every
+        player a hand and a foot. Empty when they can."""
+        low, high = self.min_decks or 1, self.max_decks or MOST_DECKS
+        if not low <= decks <= high:
+            text: Template
+            if low == high:
+                text = NP_(
+                    "These rules play with %(low)d deck, not %(count)d.",
+                    "These rules play with %(low)d decks, not %(count)d.",
+                    "low",
+                )
+            else:
+                text = N_("These rules play with %(low)d to %(high)d decks, not %(count)d.")
+            return [Problem(None, "decks", text, {"low": low, "high": high, "count": decks})]
+        each = self.hand_cards + self.foot_cards
+        if decks * CARDS_PER_DECK < players * each:
+            held = decks * CARDS_PER_DECK
+            too_few = NP_(
+                "%(decks)d deck holds %(held)d cards, too few to deal %(players)d players "
+                "%(each)d cards each.",
+                "%(decks)d decks hold %(held)d cards, too few to deal %(players)d players "
+                "%(each)d cards each.",
+                "decks",
+            )
+            params = {"decks": decks, "held": held, "players": players, "each": each}
+            return [Problem(None, "decks", too_few, params)]
+        return []
+
     def special_book(self, book_id: str) -> SpecialBook | None:
         return next((book for book in self.special_books if book.id == book_id), None)
 

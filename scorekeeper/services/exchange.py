@@ -1212,6 +1212,10 @@ class _Reader:
         count = sum(len(t.players) for t in teams)
         if rules is not None and teams and len(self.problems) == before:
             self.seating(rules, teams, f"{where}.teams")
+            if decks is not None:
+                # Decks these rules never play with would make every deal of it refused.
+                for wrong in rules.decks_problems(decks, count):
+                    self.fail(f"{where}.decks", wrong.template, **wrong.params)
         dealer = self.whole(
             data.get("first_dealer_seat", 0), f"{where}.first_dealer_seat", 0, max(count - 1, 0)
         )

@@ -126,6 +126,8 @@ def test_a_broken_document_is_refused_whole_with_every_problem_named(
     document["games"][3]["deals"][0]["teams"][0]["clean_books"] = -1
     document["games"][4]["ruleset"] = "house-of-cards"
     document["games"][2]["deals"][0]["number"] = True  # not 1, though Python says true == 1
+    # One deck for four players: every deal of the game would be refused on the tablet.
+    document["games"][1]["decks"] = 1
     other_api = Api(other.test_client())
     before = table_counts(other)
 
@@ -136,6 +138,9 @@ def test_a_broken_document_is_refused_whole_with_every_problem_named(
     assert "must be between" in fields["games[3].deals[0].teams[0].clean_books"]
     assert "no rules called house-of-cards" in fields["games[4].ruleset"]
     assert fields["games[2].deals[0].number"] == "games[2].deals[0].number must be 1."
+    assert fields["games[1].decks"] == (
+        "1 deck holds 54 cards, too few to deal 4 players 26 cards each."
+    )
     assert table_counts(other) == before
 
 
