@@ -99,6 +99,15 @@ def _team(value: Any, index: int, problems: list[Problem]) -> dict[str, int] | N
     return team
 
 
+def _team_sizes(rules: RuleSet) -> set[int]:
+    """How many players a team may have at some table of these rules."""
+    return {
+        size
+        for players in range(rules.min_players, rules.max_players + 1)
+        for _teams, size in rules.seatings(players)
+    }
+
+
 def _unplayable(rules: RuleSet, index: int, team: dict[str, int]) -> list[Problem]:
     found = []
     phrase = team_phrase(TeamTally(), index)
@@ -114,11 +123,7 @@ def _unplayable(rules: RuleSet, index: int, team: dict[str, int]) -> list[Proble
                 {"team": phrase, "count": team["wild_books"]},
             )
         )
-    sizes = {
-        size
-        for players in range(rules.min_players, rules.max_players + 1)
-        for _teams, size in rules.seatings(players)
-    }
+    sizes = _team_sizes(rules)
     if team["seated"] and team["players"] not in sizes:
         found.append(
             Problem(
@@ -158,6 +163,13 @@ def check_going_out() -> dict[str, Any]:
     impossible = [p for i, team in enumerate(teams) if team for p in _unplayable(rules, i, team)]
     if impossible:
         raise Invalid(impossible)
+    # Not told how many play in a team: one, where these rules let a player be alone; else
+    # the fewest partners they seat (Brouillette's partners are two).
+    sizes = _team_sizes(rules)
+    usual = 1 if 1 in sizes or not sizes else min(sizes)
+    for team in teams:
+        if team is not None and not team["seated"]:
+            team["players"] = usual
     answers = []
     for team in teams:
         assert team is not None
@@ -254,7 +266,17 @@ def _openapi() -> None:
                         "minItems": 1,
                         "maxItems": BOUNDS["teams"][1],
                         "items": obj(
-                            {**book, "players": players, "in_foot": {**players, "minimum": 0}}
+                            {
+                                **book,
+                                "players": {
+                                    **players,
+                                    "description": "How many play in the team. Not given: "
+                                    "one where the rules let a player be alone, else the "
+                                    "fewest partners they seat. A size no table of the rules "
+                                    "has is refused (422).",
+                                },
+                                "in_foot": {**players, "minimum": 0},
+                            }
                         ),
                     },
                 },

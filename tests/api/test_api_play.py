@@ -141,8 +141,15 @@ def test_a_team_the_rules_could_never_have_gets_no_answer(
     status, answer = go_out(api, teams, ruleset=ruleset)
     assert status == 422
     assert answer["errors"] == [{"team": int(field[6]), "field": field, "message": message}]
-    # Not told how many play in the team (one by default), nothing is refused.
-    assert go_out(api, [{"clean_books": 1}], ruleset="brouillette-partners")[0] == 200
+    # Not told how many play in the team, nothing is refused: a team of the partners' rules
+    # is asked about as two partners, a standard team as one player (as before).
+    books = {"clean_books": 2, "dirty_books": 2, "in_foot": 1}
+    for rules, usual in (("brouillette-partners", 2), ("standard", 1), ("simpson", 1)):
+        status, untold = go_out(api, [books], ruleset=rules)
+        assert status == 200, rules
+        assert untold == go_out(api, [{**books, "players": usual}], ruleset=rules)[1], rules
+    standard = go_out(api, [books], ruleset="standard")[1]
+    assert standard != go_out(api, [{**books, "players": 2}], ruleset="standard")[1]
 
 
 @pytest.mark.parametrize(
