@@ -755,6 +755,8 @@ class _Checker:
         if naturals > self.held(NATURAL_CLASSES) or wilds > self.held(WILD_CLASSES):
             return  # more cards than the decks hold: the supply check says so
         clean, dirty, wild = team.clean_books, team.dirty_books, team.wild_books
+        if not self.unfinished_melds_hold_the_rest(i, team):
+            return
         if not lays_out(rules, clean, dirty, wild, naturals, wilds):
             self.fail(
                 i,
@@ -775,6 +777,43 @@ class _Checker:
                 largest=size - 1,
                 rule=Phrase(_WILD_RULE_TEXT[rules.wild_limit], {"least": rules.min_naturals}),
             )
+
+    def unfinished_melds_hold_the_rest(self, i: int, team: TeamTally) -> bool:
+        """A team has one unfinished meld of a rank at the most (seeds 000, 001, 003), of
+        fewer cards than a book: past that, a rank's natural cards are in books. Aces are one
+        rank: seven aces with no book cannot be. False (and said) when the books cannot hold
+        what the unfinished melds cannot."""
+        size = self.rules.book_size
+        must = sum(
+            max(0, team.melded.count(card) - (PER_DECK[card] // SUITS) * (size - 1))
+            for card in NATURAL_CLASSES
+        )
+        clean, dirty = team.clean_books, team.dirty_books
+        if not must or (self.rules.books_may_grow and clean + dirty):
+            return True  # books that may grow take any natural card to spare
+        # A clean book holds a book's worth of natural cards, a dirty one a card fewer at most.
+        room = size * clean + (size - 1) * dirty
+        if must <= room:
+            return True
+        self.fail(
+            i,
+            "melded",
+            NP_(
+                "%(team)s melded more natural cards than its melds can hold: a team has one "
+                "unfinished meld of a rank at the most, of up to %(largest)d cards, so "
+                "%(must)d of them must be in books, but its books hold %(room)d natural card "
+                "at the most.",
+                "%(team)s melded more natural cards than its melds can hold: a team has one "
+                "unfinished meld of a rank at the most, of up to %(largest)d cards, so "
+                "%(must)d of them must be in books, but its books hold %(room)d natural cards "
+                "at the most.",
+                "room",
+            ),
+            largest=size - 1,
+            must=must,
+            room=room,
+        )
+        return False
 
     def wild_limit_kept(self, naturals: int, in_naturals: int, dirty_books: int) -> bool:
         """The wild-card limit summed over every meld: ``in_naturals`` wild cards that must

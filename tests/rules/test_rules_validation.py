@@ -302,6 +302,32 @@ def test_one_meld_of_each_rank_counted_by_class_makes_a_book_of_a_rank_apiece() 
     assert problems_of([*standard, TeamTally()]) == []
 
 
+def test_a_rank_has_one_unfinished_meld_so_seven_aces_make_a_book() -> None:
+    # Seed 001: "Hat eine Figur sieben Karten, ist sie ein fertiges Buch" and "Deine Partei
+    # darf nie zwei unfertige Figuren desselben Werts haben": aces are one rank, so at most
+    # six lie outside books.
+    def refused(team: TeamTally, rules: str = "standard") -> list[tuple[int | None, str]]:
+        others = [TeamTally()] * (1 if rules == "standard" else 3)  # Simpson: four alone
+        return [p[:2] for p in problems_of([team, *others], rules)]
+
+    assert refused(TeamTally(melded=cards(aces=6))) == []
+    assert refused(TeamTally(melded=cards(aces=7))) == [(0, "melded")]
+    assert refused(TeamTally(clean_books=1, melded=cards(aces=13))) == []
+    assert refused(TeamTally(clean_books=1, melded=cards(aces=14))) == [(0, "melded")]
+    # Four ranks from 4 to 7: 24 of them can wait in unfinished melds, 25 cannot.
+    assert refused(TeamTally(melded=cards(fours_to_sevens=24))) == []
+    assert refused(TeamTally(melded=cards(fours_to_sevens=25))) == [(0, "melded")]
+    # Where books may grow, a book takes the aces to spare; with no book, nothing does.
+    assert refused(TeamTally(clean_books=1, melded=cards(aces=10)), "simpson") == []
+    assert refused(TeamTally(melded=cards(aces=10)), "simpson") == [(0, "melded")]
+    message = problems_of([TeamTally(melded=cards(aces=7)), TeamTally()])[0][2]
+    assert message == (
+        "Team A melded more natural cards than its melds can hold: a team has one unfinished "
+        "meld of a rank at the most, of up to 6 cards, so 1 of them must be in books, but its "
+        "books hold 0 natural cards at the most."
+    )
+
+
 def test_the_teams_books_together_run_out_of_the_cheapest_ranks() -> None:
     # Eight clean books of 4s to 7s exist; two teams of five each cannot both have 175.
     teams = [
