@@ -146,6 +146,11 @@ def _ruleset_properties() -> Schema:
             "description": "Partnerships: players who cannot pair up play alone (else: "
             "refused). Absent from rules stored before it existed: true.",
         },
+        "alone_by_choice": {
+            "type": "boolean",
+            "description": "Partnerships: a table that could pair up may also have everyone "
+            "play alone (eleven-card). Absent from rules stored before it existed: false.",
+        },
         "min_players": nonneg,
         "max_players": nonneg,
         "extra_decks": nonneg,
@@ -209,8 +214,14 @@ def _ruleset_properties() -> Schema:
 
 
 # Rules added after games were first stored: a copy stored before them lacks these keys, and
-# reads as true, false, 0 and 0 (``RuleSet.from_dict`` fills in the defaults).
-ADDED_RULES = ("alone_when_unpaired", "one_meld_per_rank", "min_decks", "max_decks")
+# reads as true, false, false, 0 and 0 (``RuleSet.from_dict`` fills in the defaults).
+ADDED_RULES = (
+    "alone_when_unpaired",
+    "alone_by_choice",
+    "one_meld_per_rank",
+    "min_decks",
+    "max_decks",
+)
 
 
 def _schemas() -> Schema:

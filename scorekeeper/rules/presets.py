@@ -64,6 +64,8 @@ ELEVEN_CARD = replace(
         "cards, no wild books; going out needs one clean and one dirty book and a last discard."
     ),
     source="002 (fr)",
+    # "La personne ou l'équipe avec le score le plus élevé l'emporte": teams or individuals.
+    alone_by_choice=True,
     min_decks=5,  # "cinq à six jeux de cartes"
     max_decks=6,
     hand_cards=11,

@@ -96,10 +96,13 @@ class RuleSet:
     source: str = ""
     # Who plays: partnerships fall back to everyone alone when the players
     # cannot be split into teams of an allowed size, unless alone_when_unpaired is off:
-    # then such a table cannot play these rules (Brouillette's partner version).
+    # then such a table cannot play these rules (Brouillette's partner version). With
+    # alone_by_choice, a table that could pair up may also have everyone play alone (the
+    # French text: "la personne ou l'équipe avec le score le plus élevé l'emporte").
     play_style: PlayStyle = PlayStyle.PARTNERSHIPS
     partnership_sizes: tuple[int, ...] = (2, 3)
     alone_when_unpaired: bool = True
+    alone_by_choice: bool = False
     min_players: int = 2
     max_players: int = 7
     extra_decks: int = 1  # decks = players + extra_decks,
@@ -168,6 +171,8 @@ class RuleSet:
                 for size in self.partnership_sizes
                 if players % size == 0 and players // size >= 2
             ]
+            if self.alone_by_choice:
+                options.append((players, 1))
             if options or not self.alone_when_unpaired:
                 return options
         return [(players, 1)]
@@ -356,6 +361,7 @@ _INT_FIELDS = {
 _DECK_BOUNDS = {"min_decks", "max_decks"}
 _BOOL_FIELDS = {
     "alone_when_unpaired",
+    "alone_by_choice",
     "books_may_grow",
     "one_meld_per_rank",
     "wild_books",

@@ -233,6 +233,7 @@ class HouseRulesForm(AppForm):
         validate_choice=True,
     )
     alone_when_unpaired = BooleanField(_l("Players who cannot pair up play alone"))
+    alone_by_choice = BooleanField(_l("Players who could pair up may also each play alone"))
     min_players = _number(_l("Fewest players"), "players")
     max_players = _number(_l("Most players"), "players")
     extra_decks = _number(_l("Decks besides one per player"), "extra_decks")
@@ -308,6 +309,7 @@ class HouseRulesForm(AppForm):
             "play_style": rules.play_style.value,
             "partnership_sizes": list(rules.partnership_sizes),
             "alone_when_unpaired": rules.alone_when_unpaired,
+            "alone_by_choice": rules.alone_by_choice,
             "min_players": rules.min_players,
             "max_players": rules.max_players,
             "extra_decks": rules.extra_decks,
@@ -436,6 +438,7 @@ class HouseRulesForm(AppForm):
             "play_style": self.play_style.data,
             "partnership_sizes": sorted(self.partnership_sizes.data or []),
             "alone_when_unpaired": bool(self.alone_when_unpaired.data),
+            "alone_by_choice": bool(self.alone_by_choice.data),
             "min_players": self.min_players.data,
             "max_players": self.max_players.data,
             "extra_decks": self.extra_decks.data,

@@ -239,6 +239,8 @@ def play_alone_phrase(rules: RuleSet) -> str | None:
     """What happens to players of partnership rules who cannot pair up."""
     if rules.play_style is not PlayStyle.PARTNERSHIPS:
         return None
+    if rules.alone_by_choice:
+        return _("Players may play in teams or each alone, as the table likes.")
     if rules.alone_when_unpaired:
         return _("When the players cannot pair up, everyone plays alone.")
     return _("Played in partnerships only: nobody plays alone.")

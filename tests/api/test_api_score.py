@@ -528,6 +528,10 @@ def test_teams_the_rules_seat_one_way_only_are_seated_that_way(api: Api) -> None
     # Three teams may be three alone or three partnerships: as before, partnerships.
     three = api.post("/api/score", {**five, "teams": [{}, {}, {}]})
     assert three.get_json()["decks"] == 7
+    # Eleven-card is played by teams or individuals (002): four teams are four players alone.
+    eleven = {"ruleset": "eleven-card", "deal": 1, "teams": [{"red_threes": 1}, {}, {}, {}]}
+    four = api.post("/api/score", eleven)
+    assert four.status_code == 200 and four.get_json()["decks"] == 5
 
 
 @pytest.mark.parametrize(

@@ -239,6 +239,18 @@ def test_four_players_sit_as_two_partnerships_or_alone_by_the_rules() -> None:
     assert PRESETS["brouillette-partners"].seatings(5) == []
 
 
+def test_eleven_card_is_played_by_teams_or_individuals() -> None:
+    # 002: "La personne ou l'équipe avec le score le plus élevé l'emporte".
+    eleven = PRESETS["eleven-card"]
+    assert eleven.seatings(4) == [(2, 2), (4, 1)]
+    assert eleven.seatings(6) == [(3, 2), (2, 3), (6, 1)]
+    assert eleven.seatings(5) == [(5, 1)]
+    assert eleven.team_sizes_for(4) == [1]
+    assert eleven.team_sizes_for(2) == [1, 2, 3]
+    # The other partnership presets seat four players in pairs only.
+    assert not any(PRESETS[p].alone_by_choice for p in PRESETS if p != "eleven-card")
+
+
 @pytest.mark.parametrize(
     ("preset", "one_meld"),
     [

@@ -345,3 +345,7 @@ def test_rules_stored_before_these_two_rules_existed_read_as_before() -> None:
     del data["one_meld_per_rank"], data["alone_when_unpaired"]
     old = RuleSet.from_dict(data)
     assert (old.one_meld_per_rank, old.alone_when_unpaired) == (False, True)
+    # So are eleven-card games stored before its players could choose to play alone.
+    eleven = PRESETS["eleven-card"].to_dict()
+    del eleven["alone_by_choice"]
+    assert RuleSet.from_dict(eleven).seatings(4) == [(2, 2)]

@@ -84,6 +84,16 @@ def test_individual_rules_seat_four_players_alone(ctx: Flask) -> None:
     assert view.dealer(2) == "A"
 
 
+def test_four_players_of_eleven_card_may_each_play_alone(ctx: Flask) -> None:
+    # 002: "la personne ou l'équipe": teams or individuals; five to six decks either way.
+    alone_game = games.start_game("eleven-card", alone("A", "B", "C", "D"))
+    paired = games.start_game("eleven-card", pairs("A", "B", "C", "D"))
+
+    assert [len(team.members) for team in games.load_game(alone_game.id).teams] == [1] * 4
+    assert [len(team.members) for team in games.load_game(paired.id).teams] == [2, 2]
+    assert alone_game.decks == paired.decks == 5
+
+
 @pytest.mark.parametrize(
     ("ruleset", "teams", "field"),
     [

@@ -242,6 +242,7 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
             "play_style": "individuals",
             "partnership_sizes": None,
             "alone_when_unpaired": None,
+            "alone_by_choice": "y",
             "min_players": "3",
             "max_players": "5",
             "extra_decks": "2",
@@ -264,6 +265,7 @@ def test_special_books_and_every_other_field_are_saved(app: Flask, client: Flask
     assert rules["one_meld_per_rank"] is True
     # Unticked: nobody who cannot pair up plays alone (everyone plays alone anyway here).
     assert rules["alone_when_unpaired"] is False
+    assert rules["alone_by_choice"] is True
     assert (rules["wild_limit"], rules["min_naturals"]) == ("min_naturals", 5)
     assert rules["special_books"] == [
         {

@@ -109,8 +109,10 @@ PRESET_FACTS = {
         # "cinq à six jeux de cartes", whoever sits down
         "The number of players + 1, but at least 5 and at most 6",
         "2 players: everyone plays alone · 5 decks",
-        "4 players: 2 teams of 2 · 5 decks",
-        "6 players: 3 teams of 2 or 2 teams of 3 · 6 decks",
+        # "la personne ou l'équipe": teams or individuals
+        "4 players: 2 teams of 2 or everyone plays alone · 5 decks",
+        "6 players: 3 teams of 2, 2 teams of 3 or everyone plays alone · 6 decks",
+        "Players may play in teams or each alone, as the table likes.",
     ],
     "saskatchewan": [
         "opens with a concealed book (canasta)",
@@ -259,6 +261,7 @@ def test_wild_limit_phrase_follows_max_wilds(app: Flask, preset_id: str, phrase:
         ("standard", 3, "3 players: everyone plays alone"),
         ("simpson", 4, "4 players: everyone plays alone"),
         ("brouillette-partners", 6, "6 players: 3 teams of 2"),
+        ("eleven-card", 4, "4 players: 2 teams of 2 or everyone plays alone"),
     ],
 )
 def test_seatings_phrase(app: Flask, preset_id: str, players: int, phrase: str) -> None:
