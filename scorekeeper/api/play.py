@@ -18,7 +18,14 @@ from scorekeeper.rules import (
     team_phrase,
 )
 from scorekeeper.rules.i18n import N_, NP_
-from scorekeeper.rules.play import OPENING_CLASSES, check_go_out, check_opening, opening_value
+from scorekeeper.rules.play import (
+    OPENING_CLASSES,
+    check_go_out,
+    check_opening,
+    opening_melds,
+    opening_points_step,
+    opening_value,
+)
 from scorekeeper.services.errors import Invalid
 from scorekeeper.web import rules_text
 
@@ -63,9 +70,26 @@ def check_opening_meld() -> dict[str, Any]:
                 if n is not None:
                     counts[known[key]] = n
     rules, deal = rules_and_deal(data, problems)
+    melds = True
     if points is None:
         points = opening_value(rules, counts)
-    check = check_opening(rules, deal, points)
+        melds = opening_melds(rules, counts)
+    elif (step := opening_points_step(rules)) > 1 and points % step:
+        # Every card that melds counts a multiple of 5 (under every preset): 52 is no opening.
+        raise Invalid(
+            [
+                problem(
+                    "points",
+                    N_(
+                        "No opening counts %(points)d points: every card counts a multiple "
+                        "of %(step)d."
+                    ),
+                    points=points,
+                    step=step,
+                )
+            ]
+        )
+    check = check_opening(rules, deal, points, melds=melds)
     return {
         "deal": deal,
         "value": check.value,
@@ -170,6 +194,25 @@ def check_going_out() -> dict[str, Any]:
     for team in teams:
         if team is not None and not team["seated"]:
             team["players"] = usual
+    crowded = [
+        Problem(
+            i,
+            f"teams[{i}].in_foot",
+            NP_(
+                "%(team)s has %(count)d player, so %(in_foot)d cannot be in the foot.",
+                "%(team)s has %(count)d players, so %(in_foot)d cannot be in the foot.",
+            ),
+            {
+                "team": team_phrase(TeamTally(), i),
+                "count": team["players"],
+                "in_foot": team["in_foot"],
+            },
+        )
+        for i, team in enumerate(teams)
+        if team is not None and team["in_foot"] > team["players"]
+    ]
+    if crowded:
+        raise Invalid(crowded)
     answers = []
     for team in teams:
         assert team is not None
@@ -240,6 +283,8 @@ def _openapi() -> None:
                         "type": "integer",
                         "minimum": 0,
                         "maximum": BOUNDS["opening_meld"][1],
+                        "description": "A value no cards can count (not a multiple of 5 "
+                        "under every preset) is refused (422).",
                     },
                 },
                 ["ruleset", "deal"],
@@ -250,7 +295,11 @@ def _openapi() -> None:
                     "deal": INT,
                     "value": _COUNT,
                     "minimum": _COUNT,
-                    "enough": _BOOL,
+                    "enough": {
+                        "type": "boolean",
+                        "description": "The value reaches the minimum and, when cards were "
+                        "given, they can be laid as melds (a lone joker is no meld).",
+                    },
                     "short": _COUNT,
                     "concealed_book": _BOOL,
                     "message": {"type": "string"},
@@ -275,7 +324,12 @@ def _openapi() -> None:
                                     "fewest partners they seat. A size no table of the rules "
                                     "has is refused (422).",
                                 },
-                                "in_foot": {**players, "minimum": 0},
+                                "in_foot": {
+                                    **players,
+                                    "minimum": 0,
+                                    "description": "How many of its players have picked up "
+                                    "their foot; more than the team has is refused (422).",
+                                },
                             }
                         ),
                     },

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from math import gcd
 
-from .cards import CardClass
+from .cards import WILD_CLASSES, CardClass
+from .layout import lays_out
 from .ruleset import BookCount, PlayStyle, RuleSet
 
 # Cards that can be part of an opening meld: black threes never meld into one.
@@ -29,10 +31,12 @@ class OpeningCheck:
     minimum: int
     # The deal asks for a concealed book instead of points (Saskatchewan's last deal).
     concealed_book: bool
+    # The cards can be laid as melds (a lone joker is no meld, whatever it is worth).
+    melds: bool = True
 
     @property
     def enough(self) -> bool:
-        return not self.concealed_book and self.value >= self.minimum
+        return self.melds and not self.concealed_book and self.value >= self.minimum
 
     @property
     def short(self) -> int:
@@ -49,13 +53,57 @@ def opening_value(rules: RuleSet, cards: Mapping[CardClass, int]) -> int:
     return sum(rules.card_values.of(card) * n for card, n in cards.items() if n > 0)
 
 
-def check_opening(rules: RuleSet, deal: int, points: int) -> OpeningCheck:
-    """Whether an opening worth ``points`` is enough in deal ``deal`` (1-based)."""
+def opening_melds(rules: RuleSet, cards: Mapping[CardClass, int]) -> bool:
+    """Whether an opening's cards, counted by class, can be laid as melds of three cards or
+    more (books among them) within the rules' wild-card limit: a lone joker, or an ace with
+    two jokers under "twice as many natural cards", cannot. No cards at all are no verdict."""
+    wilds = sum(max(0, n) for card, n in cards.items() if card in WILD_CLASSES)
+    naturals = sum(
+        max(0, n)
+        for card, n in cards.items()
+        if card in OPENING_CLASSES and card not in WILD_CLASSES
+    )
+    if not naturals + wilds:
+        return True
+    size = rules.book_size
+    # Books laid at once count too. Up to four of each kind are tried: more cards than that
+    # (no opening from one hand) get no verdict rather than a wrong one.
+    tried_all = True
+    for clean in range(_tried(naturals // size) + 1):
+        for wild in range(_tried(wilds // size if rules.wild_books else 0) + 1):
+            rest = naturals + wilds - size * (clean + wild)
+            for dirty in range(_tried(rest // size) + 1):
+                if lays_out(rules, clean, dirty, wild, naturals, wilds):
+                    return True
+            tried_all = tried_all and rest // size <= _BOOKS_TRIED
+    return not (tried_all and naturals // size <= _BOOKS_TRIED and wilds // size <= _BOOKS_TRIED)
+
+
+_BOOKS_TRIED = 4
+
+
+def _tried(books: int) -> int:
+    return min(books, _BOOKS_TRIED)
+
+
+def opening_points_step(rules: RuleSet) -> int:
+    """Every opening is worth a multiple of this: the greatest common divisor of the values
+    of the cards that meld (5 under every preset). 0 where no card counts anything."""
+    step = 0
+    for card in OPENING_CLASSES:
+        step = gcd(step, rules.card_values.of(card))
+    return step
+
+
+def check_opening(rules: RuleSet, deal: int, points: int, *, melds: bool = True) -> OpeningCheck:
+    """Whether an opening worth ``points`` is enough in deal ``deal`` (1-based); ``melds``
+    says whether its cards make melds at all (see :func:`opening_melds`)."""
     rule = rules.deal(deal)
     return OpeningCheck(
         value=points,
         minimum=rule.opening_minimum,
         concealed_book=rule.opening_needs_concealed_book,
+        melds=melds,
     )
 
 

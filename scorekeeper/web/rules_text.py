@@ -484,6 +484,12 @@ def opening_check_phrase(check: OpeningCheck, deal: int) -> str:
             "not with points.",
             deal=deal,
         )
+    if not check.melds:
+        return _(
+            "Not enough: no melds yet. These cards, %(points)d points, cannot all be laid in "
+            "melds of three or more cards of a rank within the wild-card limit.",
+            points=check.value,
+        )
     if check.enough:
         return _(
             "Enough: %(points)d points reach the %(minimum)d deal %(deal)d needs.",

@@ -53,6 +53,35 @@ def test_an_opening_given_in_points_is_judged_the_same(api: Api) -> None:
     assert "10 short of the 120" in body["message"]
 
 
+@pytest.mark.parametrize(
+    ("cards", "value"),
+    [({"jokers": 1}, 50), ({"aces": 1, "jokers": 2}, 120), ({"aces": 2}, 40)],
+)
+def test_cards_that_make_no_meld_are_never_enough(
+    api: Api, cards: dict[str, int], value: int
+) -> None:
+    # Seed 000: a meld is three to seven cards of a rank, twice as many naturals as wilds.
+    status, body = opening(api, deal=1, cards=cards)
+    assert status == 200
+    assert (body["value"], body["enough"]) == (value, False)
+    assert body["message"].startswith(f"Not enough: no melds yet. These cards, {value} points,")
+    status, meld = opening(api, deal=1, cards={**cards, "aces": 4})
+    assert (status, meld["enough"]) == (200, True)
+
+
+def test_points_no_cards_can_count_are_422(api: Api) -> None:
+    status, body = opening(api, deal=1, points=52)
+    assert status == 422
+    assert body["errors"] == [
+        {
+            "team": None,
+            "field": "points",
+            "message": "No opening counts 52 points: every card counts a multiple of 5.",
+        }
+    ]
+    assert opening(api, deal=1, points=55)[1]["enough"] is True
+
+
 def test_saskatchewans_last_deal_says_a_concealed_canasta(api: Api) -> None:
     status, body = opening(api, ruleset="saskatchewan", deal=4, cards={"jokers": 4})
     assert status == 200
@@ -150,6 +179,21 @@ def test_a_team_the_rules_could_never_have_gets_no_answer(
         assert untold == go_out(api, [{**books, "players": usual}], ruleset=rules)[1], rules
     standard = go_out(api, [books], ruleset="standard")[1]
     assert standard != go_out(api, [{**books, "players": 2}], ruleset="standard")[1]
+
+
+def test_more_players_in_the_foot_than_the_team_has_are_422(api: Api) -> None:
+    status, answer = go_out(api, [{}, {"players": 2, "in_foot": 3}])
+    assert status == 422
+    assert answer["errors"] == [
+        {
+            "team": 1,
+            "field": "teams[1].in_foot",
+            "message": "Team B has 2 players, so 3 cannot be in the foot.",
+        }
+    ]
+    # Not told, a standard team is one player: two in the foot are one too many.
+    assert go_out(api, [{"in_foot": 2}])[0] == 422
+    assert go_out(api, [{"players": 2, "in_foot": 2}])[0] == 200
 
 
 @pytest.mark.parametrize(
