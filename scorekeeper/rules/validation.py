@@ -360,6 +360,25 @@ class _Checker:
                 ),
                 count=team.red_threes,
             )
+        # Where red threes are laid as soon as they are found (the dealt hand, a draw, the
+        # foot picked up), only a foot never picked up hides one: seed 003, "tælles eventuelle
+        # røde treer i din fod sammen med alle de andre kort".
+        feet = self.players(i) * rules.foot_cards
+        if rules.red_threes_laid and team.red_threes_caught > feet:
+            self.fail(
+                i,
+                "red_threes_caught",
+                NP_(
+                    "%(team)s reports %(count)d red three caught, but red threes are laid as "
+                    "soon as they are found, so only feet never picked up hide them: %(feet)d "
+                    "cards at most.",
+                    "%(team)s reports %(count)d red threes caught, but red threes are laid as "
+                    "soon as they are found, so only feet never picked up hide them: %(feet)d "
+                    "cards at most.",
+                ),
+                count=team.red_threes_caught,
+                feet=feet,
+            )
         for book_id, count in team.special_books.items():
             if count and rules.special_book(book_id) is None:
                 self.fail(
@@ -740,6 +759,25 @@ class _Checker:
                     wilds=in_naturals,
                 )
                 return
+            if in_naturals > 0 and not naturals:
+                # Seven jokers and no wild book reported: the wild book is what is missing.
+                self.fail(
+                    i,
+                    "melded",
+                    NP_(
+                        "%(team)s melded %(wilds)d wild card and no natural card, but reports "
+                        "%(books)d wild books: wild cards alone make wild books and at most one "
+                        "meld of 3 to %(largest)d cards.",
+                        "%(team)s melded %(wilds)d wild cards and no natural card, but reports "
+                        "%(books)d wild books: wild cards alone make wild books and at most one "
+                        "meld of 3 to %(largest)d cards.",
+                        "wilds",
+                    ),
+                    wilds=wilds,
+                    books=team.wild_books,
+                    largest=size - 1,
+                )
+                return
             if in_naturals > 0 and not self.wild_limit_kept(
                 naturals, in_naturals, team.dirty_books
             ):
@@ -846,6 +884,8 @@ class _Checker:
                         "deal %(deal)d with a concealed book."
                     ),
                 )
+            elif team.opening_meld is not None and team.opening_meld > melded:
+                self._opening_beyond_melded(i, team.opening_meld, melded)
             return
         minimum = deal.opening_minimum
         if team.opening_meld is not None and (team.opening_meld or melded):
@@ -861,16 +901,7 @@ class _Checker:
                     minimum=minimum,
                 )
             elif team.opening_meld > melded:
-                self.fail(
-                    i,
-                    "opening_meld",
-                    N_(
-                        "%(team)s opened with %(points)d, but melded cards worth only %(melded)d "
-                        "in all; the opening stays on the table."
-                    ),
-                    points=team.opening_meld,
-                    melded=melded,
-                )
+                self._opening_beyond_melded(i, team.opening_meld, melded)
         elif 0 < melded < minimum:
             # The opening's cards never leave the table, so the melded total reaches it.
             self.fail(
@@ -883,6 +914,18 @@ class _Checker:
                 melded=melded,
                 minimum=minimum,
             )
+
+    def _opening_beyond_melded(self, i: int, opening: int, melded: int) -> None:
+        self.fail(
+            i,
+            "opening_meld",
+            N_(
+                "%(team)s opened with %(points)d, but melded cards worth only %(melded)d "
+                "in all; the opening stays on the table."
+            ),
+            points=opening,
+            melded=melded,
+        )
 
     def going_out(self, i: int, team: TeamTally) -> None:
         rules = self.rules

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.rules import PRESETS, CardClass, Cards, Problem, TeamTally, validate_deal
@@ -118,6 +120,18 @@ def test_saskatchewan_deal_4_opens_with_a_concealed_canasta_not_with_points() ->
     assert problems[0].message == (
         "Team A melded in deal 4 without a book, but these rules open deal 4 with a concealed book."
     )
+    # The concealed canasta stays on the table too: no opening worth more than all melded.
+    beyond = TeamTally(clean_books=1, melded=cards(fours_to_sevens=7), opening_meld=150)
+    problems = deal_problems(4, beyond, "saskatchewan")
+    assert [(p.team, p.field, p.message) for p in problems] == [
+        (
+            0,
+            "opening_meld",
+            "Team A opened with 150, but melded cards worth only 35 in all; the opening stays "
+            "on the table.",
+        )
+    ]
+    assert deal_problems(4, replace(beyond, opening_meld=35), "saskatchewan") == []
 
 
 def test_a_team_that_reports_an_opening_of_0_and_melded_nothing_simply_did_not_open() -> None:

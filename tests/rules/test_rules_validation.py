@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -1082,3 +1083,39 @@ def test_every_problem_of_a_deal_full_of_mistakes_is_reported_at_once() -> None:
     assert (1, "exact_draws") in fields
     assert (1, "clean_books") in fields
     assert (None, "went_out") in fields
+
+
+def test_red_threes_laid_when_found_are_caught_only_in_a_foot_never_picked_up() -> None:
+    # Seed 003: red threes are laid at once from the hand, a draw or the foot picked up; those
+    # in a foot never picked up count against. Eleven-card: a player alone has a foot of 11.
+    def caught(count: int) -> list[TeamTally]:
+        return [TeamTally(red_threes_caught=count), TeamTally()]
+
+    assert problems_of(caught(12), "eleven-card", decks=6, sizes=[1, 1]) == [
+        (
+            0,
+            "red_threes_caught",
+            "Team A reports 12 red threes caught, but red threes are laid as soon as they are "
+            "found, so only feet never picked up hide them: 11 cards at most.",
+        )
+    ]
+    assert problems_of(caught(11), "eleven-card", decks=6, sizes=[1, 1]) == []
+    # Two partners have two feet.
+    assert problems_of(caught(12), "eleven-card", decks=6, sizes=[2, 2]) == []
+    # Where red threes are discarded at once, the hand may still hold some when the deal ends.
+    assert problems_of(caught(12), "simpson", decks=6, sizes=[1, 1]) == []
+
+
+@pytest.mark.parametrize("rules_id", ["standard", "saskatchewan"])
+def test_seven_wild_cards_and_no_wild_book_say_the_wild_book_is_missing(rules_id: str) -> None:
+    # Seed 001: seven wild cards are a wild book; an unfinished meld has 3 to 6 cards.
+    team = TeamTally(melded=cards(jokers=4, twos=3))
+    assert problems_of([team, TeamTally()], rules_id) == [
+        (
+            0,
+            "melded",
+            "Team A melded 7 wild cards and no natural card, but reports 0 wild books: wild "
+            "cards alone make wild books and at most one meld of 3 to 6 cards.",
+        )
+    ]
+    assert problems_of([replace(team, wild_books=1), TeamTally()], rules_id) == []

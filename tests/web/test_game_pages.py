@@ -851,6 +851,29 @@ def test_seating_chooser_shows_rows_for_the_rules(client: FlaskClient) -> None:
     assert 'name="t1-p1"' in fallback  # the usual 2 teams of 2
 
 
+def test_four_players_of_eleven_card_choose_pairs_or_each_alone(client: FlaskClient) -> None:
+    # 002: "la personne ou l'équipe": both seatings are offered, pairs first.
+    page = text(client.get("/games/new?ruleset=eleven-card"))
+    assert 'value="2x2"' in page and 'value="4x1"' in page
+    assert 'name="t0-p1"' in page  # the usual table: two pairs
+    game = start_game(
+        client,
+        ruleset="eleven-card",
+        seating="4x1",
+        **{
+            "t0-p0": "Ann",
+            "t1-p0": "Ben",
+            "t2-p0": "Cid",
+            "t3-p0": "Dee",
+            "t0-p1": "",
+            "t1-p1": "",
+        },
+    )
+    shown = text(client.get(f"/games/{game}"))
+    assert all(name in shown for name in ("Ann", "Ben", "Cid", "Dee"))
+    assert "5 decks" in shown
+
+
 def test_the_deal_form_offers_only_what_the_rules_use(client: FlaskClient) -> None:
     simpson = start_game(
         client,
