@@ -193,7 +193,9 @@ def check_going_out() -> dict[str, Any]:
     usual = 1 if 1 in sizes or not sizes else min(sizes)
     for team in teams:
         if team is not None and not team["seated"]:
-            team["players"] = usual
+            # As many in the foot as said: the team has at least that many players.
+            bigger = [size for size in sorted(sizes) if size >= team["in_foot"]]
+            team["players"] = usual if team["in_foot"] <= usual or not bigger else bigger[0]
     crowded = [
         Problem(
             i,
@@ -321,8 +323,8 @@ def _openapi() -> None:
                                     **players,
                                     "description": "How many play in the team. Not given: "
                                     "one where the rules let a player be alone, else the "
-                                    "fewest partners they seat. A size no table of the rules "
-                                    "has is refused (422).",
+                                    "fewest partners they seat, and at least in_foot. A size "
+                                    "no table of the rules has is refused (422).",
                                 },
                                 "in_foot": {
                                     **players,

@@ -171,7 +171,7 @@ class RuleSet:
                 for size in self.partnership_sizes
                 if players % size == 0 and players // size >= 2
             ]
-            if self.alone_by_choice:
+            if self.alone_by_choice and options:  # not where nobody plays alone
                 options.append((players, 1))
             if options or not self.alone_when_unpaired:
                 return options

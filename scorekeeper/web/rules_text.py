@@ -239,7 +239,7 @@ def play_alone_phrase(rules: RuleSet) -> str | None:
     """What happens to players of partnership rules who cannot pair up."""
     if rules.play_style is not PlayStyle.PARTNERSHIPS:
         return None
-    if rules.alone_by_choice:
+    if rules.alone_by_choice and rules.alone_when_unpaired:
         return _("Players may play in teams or each alone, as the table likes.")
     if rules.alone_when_unpaired:
         return _("When the players cannot pair up, everyone plays alone.")

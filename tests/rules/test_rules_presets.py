@@ -249,6 +249,9 @@ def test_eleven_card_is_played_by_teams_or_individuals() -> None:
     assert eleven.team_sizes_for(2) == [1, 2, 3]
     # The other partnership presets seat four players in pairs only.
     assert not any(PRESETS[p].alone_by_choice for p in PRESETS if p != "eleven-card")
+    # Where nobody plays alone, choosing to changes nothing.
+    pairs_only = PRESETS["brouillette-partners"].derive({"alone_by_choice": True})
+    assert pairs_only.seatings(5) == [] and pairs_only.seatings(4) == [(2, 2), (4, 1)]
 
 
 @pytest.mark.parametrize(
