@@ -300,9 +300,14 @@ def _openapi() -> None:
                     "enough": {
                         "type": "boolean",
                         "description": "The value reaches the minimum and, when cards were "
-                        "given, they can be laid as melds (a lone joker is no meld).",
+                        "given, they can be laid as melds (a lone joker is no meld; two "
+                        "aces and a king are none either: each meld is of one rank).",
                     },
-                    "short": _COUNT,
+                    "short": {
+                        **_COUNT,
+                        "description": "Points still missing to the minimum; 0 when the "
+                        "points reach it, even when the cards make no melds (see enough).",
+                    },
                     "concealed_book": _BOOL,
                     "message": {"type": "string"},
                 },

@@ -6,7 +6,8 @@ These answer questions before the deal is scored; :mod:`.validation` judges the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from math import gcd
 
 from .cards import WILD_CLASSES, CardClass
@@ -56,27 +57,25 @@ def opening_value(rules: RuleSet, cards: Mapping[CardClass, int]) -> int:
 def opening_melds(rules: RuleSet, cards: Mapping[CardClass, int]) -> bool:
     """Whether an opening's cards, counted by class, can be laid as melds of three cards or
     more (books among them) within the rules' wild-card limit: a lone joker, or an ace with
-    two jokers under "twice as many natural cards", cannot. No cards at all are no verdict."""
+    two jokers under "twice as many natural cards", cannot. No cards at all are no verdict.
+
+    A meld is of one rank, so the natural cards of each class meld apart: two aces and a
+    king are no meld. Within a class of several ranks (8s to kings) the cards may all be of
+    one rank, so they are taken to be: the check never refuses cards that can meld."""
     wilds = sum(max(0, n) for card, n in cards.items() if card in WILD_CLASSES)
-    naturals = sum(
-        max(0, n)
-        for card, n in cards.items()
-        if card in OPENING_CLASSES and card not in WILD_CLASSES
-    )
-    if not naturals + wilds:
+    classes = [
+        max(0, cards.get(card, 0))
+        for card in OPENING_CLASSES
+        if card not in WILD_CLASSES and cards.get(card, 0) > 0
+    ]
+    if not wilds and not classes:
         return True
-    size = rules.book_size
-    # Books laid at once count too. Up to four of each kind are tried: more cards than that
-    # (no opening from one hand) get no verdict rather than a wrong one.
-    tried_all = True
-    for clean in range(_tried(naturals // size) + 1):
-        for wild in range(_tried(wilds // size if rules.wild_books else 0) + 1):
-            rest = naturals + wilds - size * (clean + wild)
-            for dirty in range(_tried(rest // size) + 1):
-                if lays_out(rules, clean, dirty, wild, naturals, wilds):
-                    return True
-            tried_all = tried_all and rest // size <= _BOOKS_TRIED
-    return not (tried_all and naturals // size <= _BOOKS_TRIED and wilds // size <= _BOOKS_TRIED)
+    # The wild cards each class's melds can hold; the rest are wild melds and books.
+    reachable = {0}
+    for naturals in classes:
+        holds = [w for w in range(wilds + 1) if _class_melds(rules, naturals, w)]
+        reachable = {so_far + w for so_far in reachable for w in holds if so_far + w <= wilds}
+    return any(_wild_melds(rules, wilds - held) for held in reachable)
 
 
 _BOOKS_TRIED = 4
@@ -84,6 +83,37 @@ _BOOKS_TRIED = 4
 
 def _tried(books: int) -> int:
     return min(books, _BOOKS_TRIED)
+
+
+@lru_cache(maxsize=4096)
+def _class_melds(rules: RuleSet, naturals: int, wilds: int) -> bool:
+    """Whether ``naturals`` cards of one class and ``wilds`` wild cards beside them can be
+    melds and books. Up to four books of each kind are tried: more cards than that (no
+    opening from one hand) get no verdict rather than a wrong one."""
+    alone = _without_wild_books(rules)  # wild melds are counted apart, once
+    size = rules.book_size
+    for clean in range(_tried(naturals // size) + 1):
+        for dirty in range(_tried((naturals + wilds) // size - clean) + 1):
+            if lays_out(alone, clean, dirty, 0, naturals, wilds):
+                return True
+    return (naturals + wilds) // size > _BOOKS_TRIED
+
+
+@lru_cache(maxsize=1024)
+def _wild_melds(rules: RuleSet, wilds: int) -> bool:
+    """Whether ``wilds`` wild cards with no natural card can be wild melds and books."""
+    if not wilds:
+        return True
+    size = rules.book_size
+    for wild in range(_tried(wilds // size if rules.wild_books else 0) + 1):
+        if lays_out(rules, 0, 0, wild, 0, wilds):
+            return True
+    return wilds // size > _BOOKS_TRIED
+
+
+@lru_cache(maxsize=64)
+def _without_wild_books(rules: RuleSet) -> RuleSet:
+    return replace(rules, wild_books=False)
 
 
 def opening_points_step(rules: RuleSet) -> int:

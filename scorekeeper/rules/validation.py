@@ -765,17 +765,25 @@ class _Checker:
                     i,
                     "melded",
                     NP_(
-                        "%(team)s melded %(wilds)d wild card and no natural card, but reports "
-                        "%(books)d wild books: wild cards alone make wild books and at most one "
-                        "meld of 3 to %(largest)d cards.",
-                        "%(team)s melded %(wilds)d wild cards and no natural card, but reports "
-                        "%(books)d wild books: wild cards alone make wild books and at most one "
-                        "meld of 3 to %(largest)d cards.",
+                        "%(team)s melded %(wilds)d wild card and no natural card, with wild "
+                        "books reported: %(books)d. Wild cards alone make wild books and at "
+                        "most one meld of fewer than %(size)d cards.",
+                        "%(team)s melded %(wilds)d wild cards and no natural card, with wild "
+                        "books reported: %(books)d. Wild cards alone make wild books and at "
+                        "most one meld of fewer than %(size)d cards.",
+                        "wilds",
+                    )
+                    if size > 3  # a meld of wild cards has three cards and is no book yet
+                    else NP_(
+                        "%(team)s melded %(wilds)d wild card and no natural card, with wild "
+                        "books reported: %(books)d. Wild cards alone make wild books only.",
+                        "%(team)s melded %(wilds)d wild cards and no natural card, with wild "
+                        "books reported: %(books)d. Wild cards alone make wild books only.",
                         "wilds",
                     ),
                     wilds=wilds,
                     books=team.wild_books,
-                    largest=size - 1,
+                    size=size,
                 )
                 return
             if in_naturals > 0 and not self.wild_limit_kept(

@@ -181,6 +181,7 @@
       });
     }
 
+    var openingAsked = []; // per team: how many opening questions were asked so far
     function judge(states) {
       var body = {
         ruleset: rules,
@@ -207,6 +208,7 @@
       });
       states.forEach(function (state, i) {
         var line = $("[data-opening-status]", teams[i]);
+        var asked = (openingAsked[i] = (openingAsked[i] || 0) + 1);
         if (!state.opened || state.opening === null || isNaN(state.opening)) {
           line.textContent = "";
           line.classList.remove("enough", "short");
@@ -214,10 +216,18 @@
         }
         var question = { ruleset: rules, deal: deal, points: state.opening };
         ask(section.getAttribute("data-opening-url"), question, function (status, data) {
+          if (asked !== openingAsked[i]) {
+            return; // a later question is on its way: an older answer is stale
+          }
           if (status === 200 && data) {
             line.textContent = data.message;
             line.classList.toggle("enough", data.enough);
             line.classList.toggle("short", !data.enough);
+          } else if (status === 422 && data && data.errors && data.errors.length) {
+            // No opening counts these points (12 on the way to 120): say so, not the last verdict.
+            line.textContent = data.errors[0].message;
+            line.classList.remove("enough");
+            line.classList.add("short");
           }
         });
       });

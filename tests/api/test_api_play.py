@@ -69,6 +69,18 @@ def test_cards_that_make_no_meld_are_never_enough(
     assert (status, meld["enough"]) == (200, True)
 
 
+def test_natural_cards_of_different_ranks_make_no_meld_together(api: Api) -> None:
+    # Seed 000: a meld is of one rank. Two aces and a king (50 points) are none.
+    status, body = opening(api, deal=1, cards={"aces": 2, "eights_to_kings": 1})
+    assert (status, body["value"], body["enough"], body["short"]) == (200, 50, False, 0)
+    assert body["message"].startswith("Not enough: no melds yet.")
+    # A A 2 is a meld, but the king is still alone; three kings beside three aces meld.
+    status, body = opening(api, deal=1, cards={"aces": 2, "eights_to_kings": 1, "twos": 1})
+    assert (status, body["value"], body["enough"]) == (200, 70, False)
+    status, body = opening(api, deal=1, cards={"aces": 3, "eights_to_kings": 3})
+    assert (status, body["value"], body["enough"]) == (200, 90, True)
+
+
 def test_points_no_cards_can_count_are_422(api: Api) -> None:
     status, body = opening(api, deal=1, points=52)
     assert status == 422

@@ -3,6 +3,7 @@ tracker, the opening-meld checker, an unsaved deal surviving a reload, two table
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin
@@ -145,6 +146,14 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     team.get_by_label("We opened").check()
     team.get_by_label("Opening meld (points)").fill("40")
     expect(team.locator("[data-opening-status]")).to_contain_text("Not enough: 40 points")
+    team.get_by_label("Opening meld (points)").fill("60")
+    expect(team.locator("[data-opening-status]")).to_contain_text("Enough: 60 points")
+    # Points no cards count (on the way to 120) replace the last verdict, never keep it.
+    team.get_by_label("Opening meld (points)").fill("12")
+    expect(team.locator("[data-opening-status]")).to_have_text(
+        "No opening counts 12 points: every card counts a multiple of 5."
+    )
+    expect(team.locator("[data-opening-status]")).not_to_have_class(re.compile(r"\benough\b"))
     team.get_by_label("Opening meld (points)").fill("60")
     expect(team.locator("[data-opening-status]")).to_contain_text("Enough: 60 points")
 

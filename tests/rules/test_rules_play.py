@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+from functools import cache
+
 import pytest
 
-from scorekeeper.rules import PRESETS, BookCount, CardClass
+from scorekeeper.rules import PRESETS, BookCount, CardClass, RuleSet
 from scorekeeper.rules.play import (
     check_go_out,
     check_opening,
@@ -137,3 +140,88 @@ def test_no_wild_books_needs_no_wild_book() -> None:
         PRESETS["no-wild-books"], 1, BookCount(clean=2, dirty=2), players=2, in_foot=2
     )
     assert check.ready
+
+
+# Rules whose melds differ: book sizes, wild-card limits, books that grow, wild books.
+OPENING_RULES = {
+    **{name: PRESETS[name] for name in sorted(PRESETS)},
+    "books-of-5": PRESETS["standard"].derive({"book_size": 5}, id="b5", name="b5"),
+    "two-naturals-growing": PRESETS["eleven-card"].derive(
+        {"min_naturals": 2, "books_may_grow": True}, id="n2", name="n2"
+    ),
+    "simpson-wild-books": PRESETS["simpson"].derive({"wild_books": True}, id="sw", name="sw"),
+}
+
+
+def melds_one_at_a_time(rules: RuleSet, cards: dict[CardClass, int]) -> bool:
+    """Every layout tried meld by meld: each natural class melds on its own (its cards taken
+    as one rank, the most they can be), wild cards join them or make wild melds and books,
+    at most one unfinished wild meld."""
+    size, most = rules.book_size, sum(cards.values())
+    sizes = range(3, most + 1) if rules.books_may_grow else range(3, size + 1)
+    shapes = [  # (natural, wild) cards of a meld or book holding a natural card
+        (total - w, w) for total in sizes for w in range(total) if w <= rules.max_wilds(total)
+    ]
+
+    @cache
+    def natural(n: int, w: int, start: int) -> frozenset[int]:
+        """The wild cards melds of exactly ``n`` natural cards can hold (at most ``w``)."""
+        if not n:
+            return frozenset({0})
+        held: set[int] = set()
+        for at in range(start, len(shapes)):
+            mn, mw = shapes[at]
+            if mn <= n and mw <= w:
+                held |= {mw + rest for rest in natural(n - mn, w - mw, at)}
+        return frozenset(held)
+
+    def wild_only(w: int) -> bool:
+        if not rules.wild_books:
+            return w == 0
+        books = range(size, most + 1) if rules.books_may_grow else range(size, size + 1)
+
+        @cache
+        def fill(left: int, unfinished: bool) -> bool:
+            return (
+                left == 0
+                or any(c <= left and fill(left - c, unfinished) for c in books)
+                or (
+                    not unfinished
+                    and any(fill(left - c, True) for c in range(3, min(size, left + 1)))
+                )
+            )
+
+        return fill(w, False)
+
+    wilds = cards.get(J, 0) + cards.get(TWO, 0)
+    reachable = {0}
+    for card in (A, HIGH, LOW):
+        if cards.get(card, 0):
+            reachable = {r + h for r in reachable for h in natural(cards[card], wilds - r, 0)}
+    return any(wild_only(wilds - r) for r in reachable)
+
+
+@pytest.mark.parametrize("rules_id", sorted(OPENING_RULES))
+def test_opening_melds_agree_with_trying_every_layout(rules_id: str) -> None:
+    rules = OPENING_RULES[rules_id]
+    disagree = []
+    for jokers, twos, aces, high, low in itertools.product(
+        range(9), range(3), range(6), range(9), range(5)
+    ):
+        cards = {J: jokers, TWO: twos, A: aces, HIGH: high, LOW: low}
+        if not 0 < sum(cards.values()) <= 15:
+            continue
+        answer = opening_melds(rules, cards)
+        if answer != melds_one_at_a_time(rules, cards):
+            disagree.append((cards, answer))
+    assert disagree[:5] == []
+
+
+def test_natural_cards_of_different_classes_meld_apart() -> None:
+    # Two aces and a king are no meld, nor two aces and a 5; three aces and a 2 are.
+    assert not opening_melds(STANDARD, {A: 2, HIGH: 1})
+    assert not opening_melds(STANDARD, {A: 2, LOW: 1})
+    assert not opening_melds(STANDARD, {A: 3, HIGH: 1})
+    # A A A 2 leaves a king alone, and K 2 2 breaks the wild-card limit; K K 2 does not.
+    assert not opening_melds(STANDARD, {A: 3, HIGH: 1, TWO: 2})
+    assert opening_melds(STANDARD, {A: 3, HIGH: 2, TWO: 1})

@@ -1114,8 +1114,24 @@ def test_seven_wild_cards_and_no_wild_book_say_the_wild_book_is_missing(rules_id
         (
             0,
             "melded",
-            "Team A melded 7 wild cards and no natural card, but reports 0 wild books: wild "
-            "cards alone make wild books and at most one meld of 3 to 6 cards.",
+            "Team A melded 7 wild cards and no natural card, with wild books reported: 0. Wild "
+            "cards alone make wild books and at most one meld of fewer than 7 cards.",
         )
     ]
     assert problems_of([replace(team, wild_books=1), TeamTally()], rules_id) == []
+
+
+def test_wild_cards_alone_under_house_books_of_three_make_books_only() -> None:
+    # A house book size of 3 leaves no meld short of a book: six jokers are two books.
+    rules = PRESETS["standard"].derive({"book_size": 3}, id="b3", name="b3")
+    team = TeamTally(melded=cards(jokers=6), wild_books=1)
+    found = validate_deal(rules, 1, [team, TeamTally()], 5)
+    assert [(p.team, p.field, p.message) for p in found] == [
+        (
+            0,
+            "melded",
+            "Team A melded 6 wild cards and no natural card, with wild books reported: 1. Wild "
+            "cards alone make wild books only.",
+        )
+    ]
+    assert validate_deal(rules, 1, [replace(team, wild_books=2), TeamTally()], 5) == []
