@@ -23,7 +23,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_env(database_url: str, port: int) -> dict[str, str]:
+def server_env(database_url: str, port: int, instance: Path) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
@@ -31,6 +31,7 @@ def server_env(database_url: str, port: int) -> dict[str, str]:
         not in (
             "DATABASE_URL",
             "SCOREKEEPER_SECRET_KEY",
+            "SCOREKEEPER_INSTANCE_PATH",
             "SCOREKEEPER_BACKUP_DAILY",
             "PORT",
             "FLASK_DEBUG",
@@ -40,7 +41,9 @@ def server_env(database_url: str, port: int) -> dict[str, str]:
         DATABASE_URL=database_url,
         PORT=str(port),
         SCOREKEEPER_SECRET_KEY="crash-test-only",
-        # The server's instance folder is the project's: no daily backups from the tests there.
+        # An instance folder of its own: a passcode set on this machine must not lock the
+        # server out of the test, nor the test's backups land beside the club's.
+        SCOREKEEPER_INSTANCE_PATH=str(instance),
         SCOREKEEPER_BACKUP_DAILY="0",
         PYTHONUNBUFFERED="1",
     )

@@ -104,7 +104,7 @@ def check_database(url: str) -> None:
 
 def test_acknowledged_deals_survive_sigkill(tmp_path: Path) -> None:
     database = database_url(tmp_path / "crash.sqlite")
-    env = server_env(database, free_port())
+    env = server_env(database, free_port(), tmp_path / "instance")
     upgrade(env)
     server = Server(env, tmp_path / "server.log")
     rng = random.Random(7)
