@@ -22,6 +22,7 @@ from scorekeeper.rules.play import (
     OPENING_CLASSES,
     check_go_out,
     check_opening,
+    opening_book,
     opening_melds,
     opening_points_step,
     opening_value,
@@ -70,10 +71,11 @@ def check_opening_meld() -> dict[str, Any]:
                 if n is not None:
                     counts[known[key]] = n
     rules, deal = rules_and_deal(data, problems)
-    melds = True
+    melds, book = True, None
     if points is None:
         points = opening_value(rules, counts)
         melds = opening_melds(rules, counts)
+        book = opening_book(rules, counts)
     elif (step := opening_points_step(rules)) > 1 and points % step:
         # Every card that melds counts a multiple of 5 (under every preset): 52 is no opening.
         raise Invalid(
@@ -89,7 +91,7 @@ def check_opening_meld() -> dict[str, Any]:
                 )
             ]
         )
-    check = check_opening(rules, deal, points, melds=melds)
+    check = check_opening(rules, deal, points, melds=melds, book=book)
     return {
         "deal": deal,
         "value": check.value,
@@ -301,7 +303,9 @@ def _openapi() -> None:
                         "type": "boolean",
                         "description": "The value reaches the minimum and, when cards were "
                         "given, they can be laid as melds (a lone joker is no meld; two "
-                        "aces and a king are none either: each meld is of one rank).",
+                        "aces and a king are none either: each meld is of one rank). Where "
+                        "the deal opens with a concealed book (concealed_book), the cards "
+                        "given hold a complete book; points alone are never enough there.",
                     },
                     "short": {
                         **_COUNT,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
 
-from .cards import WILD_CLASSES, CardClass
+from .cards import PER_DECK, SUITS, WILD_CLASSES, CardClass
 from .layout import lays_out
 from .ruleset import BookCount, PlayStyle, RuleSet
 
@@ -34,10 +34,14 @@ class OpeningCheck:
     concealed_book: bool
     # The cards can be laid as melds (a lone joker is no meld, whatever it is worth).
     melds: bool = True
+    # A complete book is among them; None when only points were given.
+    book: bool | None = None
 
     @property
     def enough(self) -> bool:
-        return self.melds and not self.concealed_book and self.value >= self.minimum
+        if self.concealed_book:
+            return self.melds and self.book is True
+        return self.melds and self.value >= self.minimum
 
     @property
     def short(self) -> int:
@@ -60,25 +64,53 @@ def opening_melds(rules: RuleSet, cards: Mapping[CardClass, int]) -> bool:
     two jokers under "twice as many natural cards", cannot. No cards at all are no verdict.
 
     A meld is of one rank, so the natural cards of each class meld apart: two aces and a
-    king are no meld. Within a class of several ranks (8s to kings) the cards may all be of
-    one rank, so they are taken to be: the check never refuses cards that can meld."""
+    king are no meld, nor are eight aces where books have exactly seven cards (a book and
+    one ace, or two unfinished melds of one rank). Within a class of several ranks (8s to
+    kings) the cards may all be of one rank or of several, whichever melds: the check never
+    refuses cards that can meld."""
+    return not _counted(cards) or bool(_layouts(rules, cards))
+
+
+def opening_book(rules: RuleSet, cards: Mapping[CardClass, int]) -> bool:
+    """Whether an opening's cards can be laid as melds with at least one complete book among
+    them (Saskatchewan's last deal opens with a concealed canasta)."""
+    return True in _layouts(rules, cards)
+
+
+def _counted(cards: Mapping[CardClass, int]) -> bool:
+    return any(n > 0 for card, n in cards.items() if card in OPENING_CLASSES)
+
+
+def _layouts(rules: RuleSet, cards: Mapping[CardClass, int]) -> set[bool]:
+    """Whether the cards can be laid out without a book (False) and with one (True)."""
     wilds = sum(max(0, n) for card, n in cards.items() if card in WILD_CLASSES)
-    classes = [
-        max(0, cards.get(card, 0))
-        for card in OPENING_CLASSES
-        if card not in WILD_CLASSES and cards.get(card, 0) > 0
-    ]
-    if not wilds and not classes:
-        return True
-    # The wild cards each class's melds can hold; the rest are wild melds and books.
-    reachable = {0}
-    for naturals in classes:
-        holds = [w for w in range(wilds + 1) if _class_melds(rules, naturals, w)]
-        reachable = {so_far + w for so_far in reachable for w in holds if so_far + w <= wilds}
-    return any(_wild_melds(rules, wilds - held) for held in reachable)
+    # (wild cards the classes so far hold, a book among their melds)
+    reachable = {(0, False)}
+    for card in OPENING_CLASSES:
+        naturals = cards.get(card, 0)
+        if card in WILD_CLASSES or naturals <= 0:
+            continue
+        one_rank = PER_DECK[card] == SUITS
+        holds = [
+            (w, book)
+            for w in range(wilds + 1)
+            for book in _class_layouts(rules, naturals, w, one_rank)
+        ]
+        reachable = {
+            (so_far + w, had or book)
+            for so_far, had in reachable
+            for w, book in holds
+            if so_far + w <= wilds
+        }
+    return {
+        had or book
+        for held, had in reachable
+        for book in _wild_layouts(rules, wilds - held)
+    }
 
 
 _BOOKS_TRIED = 4
+_EITHER = frozenset({False, True})  # no verdict: with a book or without
 
 
 def _tried(books: int) -> int:
@@ -86,29 +118,77 @@ def _tried(books: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _class_melds(rules: RuleSet, naturals: int, wilds: int) -> bool:
+def _class_layouts(
+    rules: RuleSet, naturals: int, wilds: int, one_rank: bool
+) -> frozenset[bool]:
     """Whether ``naturals`` cards of one class and ``wilds`` wild cards beside them can be
-    melds and books. Up to four books of each kind are tried: more cards than that (no
-    opening from one hand) get no verdict rather than a wrong one."""
-    alone = _without_wild_books(rules)  # wild melds are counted apart, once
+    melds without a book (False) and with one (True). Up to four books of each kind are
+    tried: more cards than that (no opening from one hand) get no verdict rather than a
+    wrong one."""
     size = rules.book_size
-    for clean in range(_tried(naturals // size) + 1):
-        for dirty in range(_tried((naturals + wilds) // size - clean) + 1):
+    if (naturals + wilds) // size > _BOOKS_TRIED:
+        return _EITHER
+    if one_rank:
+        return _rank_layouts(rules, naturals, wilds)
+    alone = _without_wild_books(rules)  # wild melds are counted apart, once
+    found = set()
+    for clean in range(naturals // size + 1):
+        for dirty in range((naturals + wilds) // size - clean + 1):
             if lays_out(alone, clean, dirty, 0, naturals, wilds):
-                return True
-    return (naturals + wilds) // size > _BOOKS_TRIED
+                found.add(clean + dirty > 0)
+    return frozenset(found)
+
+
+def _rank_layouts(rules: RuleSet, naturals: int, wilds: int) -> frozenset[bool]:
+    """The same for cards of a single rank (aces): books, and beside them one unfinished
+    meld at the most (seed 000: "Het is partners niet toegestaan twee onvolledige
+    combinaties van gelijke rang te hebben"); one meld in all where the rules allow one
+    meld of each rank."""
+    size = rules.book_size
+    largest = naturals + wilds if rules.books_may_grow else size
+    books = [
+        (total - w, w)
+        for total in range(size, largest + 1)
+        for w in range(total)
+        if w <= rules.max_wilds(total)
+    ]
+    melds = {
+        (total - w, w)
+        for total in range(3, size)
+        for w in range(total)
+        if w <= rules.max_wilds(total)
+    }
+    found = set()
+    if (naturals, wilds) in melds:
+        found.add(False)
+    if (naturals, wilds) in books:
+        found.add(True)
+    if not rules.one_meld_per_rank:
+        # Two books or more, and perhaps a meld: the sums of one book and more.
+        sums = set(books)
+        for _ in range((naturals + wilds) // size):
+            for n, w in sums:
+                rest = (naturals - n, wilds - w)
+                if rest in melds or rest in books:
+                    found.add(True)
+            sums = {(n + bn, w + bw) for n, w in sums for bn, bw in books}
+    return frozenset(found)
 
 
 @lru_cache(maxsize=1024)
-def _wild_melds(rules: RuleSet, wilds: int) -> bool:
-    """Whether ``wilds`` wild cards with no natural card can be wild melds and books."""
+def _wild_layouts(rules: RuleSet, wilds: int) -> frozenset[bool]:
+    """Whether ``wilds`` wild cards with no natural card can be wild melds without a wild
+    book (False) and with one (True)."""
     if not wilds:
-        return True
+        return frozenset({False})
     size = rules.book_size
-    for wild in range(_tried(wilds // size if rules.wild_books else 0) + 1):
-        if lays_out(rules, 0, 0, wild, 0, wilds):
-            return True
-    return wilds // size > _BOOKS_TRIED
+    if wilds // size > _BOOKS_TRIED:
+        return _EITHER
+    return frozenset(
+        wild > 0
+        for wild in range(wilds // size + 1 if rules.wild_books else 1)
+        if lays_out(rules, 0, 0, wild, 0, wilds)
+    )
 
 
 @lru_cache(maxsize=64)
@@ -125,15 +205,19 @@ def opening_points_step(rules: RuleSet) -> int:
     return step
 
 
-def check_opening(rules: RuleSet, deal: int, points: int, *, melds: bool = True) -> OpeningCheck:
+def check_opening(
+    rules: RuleSet, deal: int, points: int, *, melds: bool = True, book: bool | None = None
+) -> OpeningCheck:
     """Whether an opening worth ``points`` is enough in deal ``deal`` (1-based); ``melds``
-    says whether its cards make melds at all (see :func:`opening_melds`)."""
+    says whether its cards make melds at all (see :func:`opening_melds`), ``book`` whether a
+    complete book is among them (:func:`opening_book`; None: only points are known)."""
     rule = rules.deal(deal)
     return OpeningCheck(
         value=points,
         minimum=rule.opening_minimum,
         concealed_book=rule.opening_needs_concealed_book,
         melds=melds,
+        book=book,
     )
 
 

@@ -478,7 +478,7 @@ def player_counts(rules: RuleSet) -> list[int]:
 
 def opening_check_phrase(check: OpeningCheck, deal: int) -> str:
     """The verdict on a planned opening meld, e.g. "Not enough: 60 points, 30 short of 90."."""
-    if check.concealed_book:
+    if check.concealed_book and check.book is None:
         return _(
             "Deal %(deal)d opens with a concealed book (canasta) from the player's own hand, "
             "not with points.",
@@ -489,6 +489,18 @@ def opening_check_phrase(check: OpeningCheck, deal: int) -> str:
             "Not enough: no melds yet. These cards, %(points)d points, cannot all be laid in "
             "melds of three or more cards of a rank within the wild-card limit.",
             points=check.value,
+        )
+    if check.concealed_book:
+        if check.enough:
+            return _(
+                "Enough: these cards hold a complete book (canasta), which deal %(deal)d asks "
+                "for, as long as it comes from the player's own hand, not the discard pile.",
+                deal=deal,
+            )
+        return _(
+            "Not enough: deal %(deal)d opens with a concealed book (canasta) from the "
+            "player's own hand, and these cards hold none.",
+            deal=deal,
         )
     if check.enough:
         return _(

@@ -95,10 +95,42 @@ def test_points_no_cards_can_count_are_422(api: Api) -> None:
 
 
 def test_saskatchewans_last_deal_says_a_concealed_canasta(api: Api) -> None:
+    # Seed 003: deal 4 needs "en skjult canasta (dvs. en komplet meld på syv kort samlet i
+    # din hånd …)": four jokers (200 points) are no canasta, seven kings are one.
     status, body = opening(api, ruleset="saskatchewan", deal=4, cards={"jokers": 4})
     assert status == 200
     assert body["concealed_book"] and not body["enough"]
-    assert "concealed" in body["message"]
+    assert body["message"] == (
+        "Not enough: deal 4 opens with a concealed book (canasta) from the player's own hand, "
+        "and these cards hold none."
+    )
+    for cards in ({"eights_to_kings": 7}, {"aces": 4, "jokers": 3}, {"jokers": 7}):
+        status, body = opening(api, ruleset="saskatchewan", deal=4, cards=cards)
+        assert (status, body["enough"], body["short"]) == (200, True, 0), cards
+        assert body["message"].startswith("Enough: these cards hold a complete book (canasta)")
+    # A canasta beside a card that makes no meld is no opening yet.
+    status, body = opening(
+        api, ruleset="saskatchewan", deal=4, cards={"eights_to_kings": 7, "aces": 1}
+    )
+    assert body["enough"] is False
+    assert body["message"].startswith("Not enough: no melds yet.")
+    # Points alone cannot tell.
+    status, body = opening(api, ruleset="saskatchewan", deal=4, points=500)
+    assert (status, body["enough"]) == (200, False)
+    assert body["message"] == (
+        "Deal 4 opens with a concealed book (canasta) from the player's own hand, not with points."
+    )
+    # Deals 1 to 3 count points as usual.
+    assert opening(api, ruleset="saskatchewan", deal=3, cards={"jokers": 3})[1]["enough"] is True
+
+
+def test_eight_aces_are_no_opening_where_books_have_exactly_seven_cards(api: Api) -> None:
+    # Seed 000: a meld has 3 to 7 cards, and no two unfinished melds of one rank.
+    status, body = opening(api, deal=1, cards={"aces": 8})
+    assert (status, body["value"], body["enough"]) == (200, 160, False)
+    assert opening(api, deal=1, cards={"aces": 10})[1]["enough"] is True
+    # Saskatchewan's canastas grow: eight aces are one.
+    assert opening(api, ruleset="saskatchewan", deal=1, cards={"aces": 8})[1]["enough"] is True
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from scorekeeper.rules import PRESETS, BookCount, CardClass, RuleSet
 from scorekeeper.rules.play import (
     check_go_out,
     check_opening,
+    opening_book,
     opening_melds,
     opening_points_step,
     opening_value,
@@ -153,52 +154,67 @@ OPENING_RULES = {
 }
 
 
-def melds_one_at_a_time(rules: RuleSet, cards: dict[CardClass, int]) -> bool:
-    """Every layout tried meld by meld: each natural class melds on its own (its cards taken
-    as one rank, the most they can be), wild cards join them or make wild melds and books,
-    at most one unfinished wild meld."""
+def layouts_one_at_a_time(rules: RuleSet, cards: dict[CardClass, int]) -> set[bool]:
+    """Every layout tried meld by meld: each natural class melds on its own (the cards of a
+    class of several ranks taken as any ranks), aces are one rank (one unfinished meld, or
+    one meld in all where the rules say so), wild cards join them or make wild melds and
+    books, at most one unfinished wild meld. The answer: whether a layout without a book
+    (False) and one with a book (True) exist."""
     size, most = rules.book_size, sum(cards.values())
     sizes = range(3, most + 1) if rules.books_may_grow else range(3, size + 1)
     shapes = [  # (natural, wild) cards of a meld or book holding a natural card
         (total - w, w) for total in sizes for w in range(total) if w <= rules.max_wilds(total)
     ]
+    many = most  # no limit on a class of several ranks
 
     @cache
-    def natural(n: int, w: int, start: int) -> frozenset[int]:
-        """The wild cards melds of exactly ``n`` natural cards can hold (at most ``w``)."""
+    def natural(
+        n: int, w: int, start: int, melds: int, unfinished: int
+    ) -> frozenset[tuple[int, bool]]:
+        """The wild cards melds of exactly ``n`` natural cards can hold (at most ``w``),
+        and whether a book is among them, with at most ``melds`` melds, ``unfinished`` of
+        them short of a book."""
         if not n:
-            return frozenset({0})
-        held: set[int] = set()
-        for at in range(start, len(shapes)):
+            return frozenset({(0, False)})
+        held: set[tuple[int, bool]] = set()
+        for at in range(start, len(shapes) if melds else 0):
             mn, mw = shapes[at]
-            if mn <= n and mw <= w:
-                held |= {mw + rest for rest in natural(n - mn, w - mw, at)}
+            short = mn + mw < size
+            if mn <= n and mw <= w and not (short and not unfinished):
+                rest = natural(n - mn, w - mw, at, melds - 1, unfinished - short)
+                held |= {(mw + r, book or not short) for r, book in rest}
         return frozenset(held)
 
-    def wild_only(w: int) -> bool:
+    def wild_only(w: int) -> set[bool]:
         if not rules.wild_books:
-            return w == 0
+            return {False} if w == 0 else set()
         books = range(size, most + 1) if rules.books_may_grow else range(size, size + 1)
 
         @cache
-        def fill(left: int, unfinished: bool) -> bool:
-            return (
-                left == 0
-                or any(c <= left and fill(left - c, unfinished) for c in books)
-                or (
-                    not unfinished
-                    and any(fill(left - c, True) for c in range(3, min(size, left + 1)))
-                )
-            )
+        def fill(left: int, unfinished: bool) -> frozenset[bool]:
+            found = {False} if left == 0 else set()
+            for c in books:
+                if c <= left and fill(left - c, unfinished):
+                    found.add(True)
+            if not unfinished:
+                for c in range(3, min(size, left + 1)):
+                    found |= fill(left - c, True)
+            return frozenset(found)
 
-        return fill(w, False)
+        return set(fill(w, False))
 
     wilds = cards.get(J, 0) + cards.get(TWO, 0)
-    reachable = {0}
+    reachable = {(0, False)}
     for card in (A, HIGH, LOW):
         if cards.get(card, 0):
-            reachable = {r + h for r in reachable for h in natural(cards[card], wilds - r, 0)}
-    return any(wild_only(wilds - r) for r in reachable)
+            melds = 1 if card is A and rules.one_meld_per_rank else many
+            unfinished = 1 if card is A else many
+            reachable = {
+                (r + h, had or book)
+                for r, had in reachable
+                for h, book in natural(cards[card], wilds - r, 0, melds, unfinished)
+            }
+    return {had or book for r, had in reachable for book in wild_only(wilds - r)}
 
 
 @pytest.mark.parametrize("rules_id", sorted(OPENING_RULES))
@@ -206,13 +222,14 @@ def test_opening_melds_agree_with_trying_every_layout(rules_id: str) -> None:
     rules = OPENING_RULES[rules_id]
     disagree = []
     for jokers, twos, aces, high, low in itertools.product(
-        range(9), range(3), range(6), range(9), range(5)
+        range(9), range(3), range(11), range(9), range(5)
     ):
         cards = {J: jokers, TWO: twos, A: aces, HIGH: high, LOW: low}
         if not 0 < sum(cards.values()) <= 15:
             continue
-        answer = opening_melds(rules, cards)
-        if answer != melds_one_at_a_time(rules, cards):
+        layouts = layouts_one_at_a_time(rules, cards)
+        answer = (opening_melds(rules, cards), opening_book(rules, cards))
+        if answer != (bool(layouts), True in layouts):
             disagree.append((cards, answer))
     assert disagree[:5] == []
 
@@ -225,3 +242,34 @@ def test_natural_cards_of_different_classes_meld_apart() -> None:
     # A A A 2 leaves a king alone, and K 2 2 breaks the wild-card limit; K K 2 does not.
     assert not opening_melds(STANDARD, {A: 3, HIGH: 1, TWO: 2})
     assert opening_melds(STANDARD, {A: 3, HIGH: 2, TWO: 1})
+
+
+def test_aces_are_one_rank_books_and_one_unfinished_meld() -> None:
+    # Seed 000: no two unfinished melds of one rank, and a book has exactly seven cards.
+    assert not opening_melds(STANDARD, {A: 8})  # a book and one ace, or 5 + 3
+    assert not opening_melds(STANDARD, {A: 9})
+    assert opening_melds(STANDARD, {A: 10})  # a book and three aces
+    assert opening_melds(STANDARD, {A: 9, TWO: 1})  # a book and A A 2
+    # Simpson: a canasta grows, one meld of each rank (seed 003).
+    assert opening_melds(PRESETS["simpson"], {A: 8})
+    assert not opening_melds(PRESETS["simpson"], {A: 3, TWO: 3})  # as many wild cards
+    assert opening_melds(PRESETS["simpson"], {A: 10, TWO: 2})  # one dirty canasta of 12 cards
+
+
+@pytest.mark.parametrize(
+    ("cards", "book"),
+    [
+        ({HIGH: 7}, True),
+        ({A: 3, J: 2}, False),  # worth 160, but no canasta
+        ({A: 4, J: 3}, True),  # a dirty canasta: more natural cards than wild ones
+        ({J: 7}, True),  # a wild canasta
+        ({HIGH: 3, J: 4}, False),  # a meld and a wild meld
+        ({HIGH: 7, J: 1}, True),  # canastas grow
+        ({LOW: 7, J: 1, A: 1}, False),  # the ace makes no meld
+        ({HIGH: 7, LOW: 3}, True),
+        ({}, False),
+    ],
+)
+def test_an_opening_holds_a_book_or_not(cards: dict[CardClass, int], book: bool) -> None:
+    # Seed 003, Saskatchewan: deal 4 opens with "en komplet meld på syv kort".
+    assert opening_book(PRESETS["saskatchewan"], cards) is book
