@@ -3,6 +3,7 @@ under the sticky score bar, and every -/+ button says which team it counts for."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -329,3 +330,26 @@ def test_two_teams_keep_their_labelled_figures(live_server: LiveServer, page: Pa
     expect(bar).to_be_visible()
     expect(bar.locator(".preview-legend")).to_be_hidden()
     expect(bar.locator(".preview-figure .label").first).to_be_visible()
+
+
+def test_going_back_after_a_save_brings_an_empty_form_not_the_saved_deal(
+    live_server: LiveServer, page: Page
+) -> None:
+    """The browser must not fill the next deal's form with the deal just saved: one more
+    tap on Save would record it twice."""
+    game_id = new_game(live_server)
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    page.locator('label[for="went_out-0"]').tap()  # fills in the books going out needs
+    page.locator("#t0-melded").fill("750")
+    page.locator("#t1-clean_books").fill("1")
+    page.locator("#t1-melded").fill("300")
+    page.locator("#t1-left").fill("100")
+    page.get_by_role("button", name="Save deal 1").click()
+    expect(page).to_have_url(live_server(f"/games/{game_id}#deal-1"))
+
+    page.go_back()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
+    for box in ("#t0-melded", "#t1-melded", "#t1-left", "#t1-clean_books", "#t0-clean_books"):
+        expect(page.locator(box)).not_to_have_value(re.compile("[1-9]"))
+    expect(page.locator("#went_out-0")).not_to_be_checked()
