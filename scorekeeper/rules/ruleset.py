@@ -651,6 +651,19 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
             fail(
                 bound, N_("%(field)s must be between %(low)d and %(high)d."), low=0, high=MOST_DECKS
             )
+    if not rules.max_decks and rules.max_players + rules.extra_decks > MOST_DECKS:
+        # The games of these rules would play with more decks than a game can (imports and
+        # the API take 1 to 20).
+        fail(
+            "extra_decks",
+            N_(
+                "With %(players)d players these rules would play with %(decks)d decks, but a "
+                "game has %(most)d at the most."
+            ),
+            players=rules.max_players,
+            decks=rules.max_players + rules.extra_decks,
+            most=MOST_DECKS,
+        )
     dealt = rules.max_players * (rules.hand_cards + rules.foot_cards)
     if rules.max_decks and rules.min_decks > rules.max_decks:
         fail("max_decks", N_("The fewest decks cannot be more than the most decks."))

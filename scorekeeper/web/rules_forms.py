@@ -65,7 +65,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "book_size": (3, 13),
     "min_naturals": (1, 12),
     "players": (2, 10),
-    "extra_decks": (0, 10_000),
+    "extra_decks": (0, MOST_DECKS - 2),  # two players at the least: 20 decks at the most
     "decks_bound": (0, MOST_DECKS),
     "cards": (1, 30),
     "discard_pickup": (1, 100),

@@ -363,6 +363,13 @@ def test_an_unknown_base_is_a_friendly_404(client: FlaskClient) -> None:
             "3 decks hold 162 cards, too few to deal 7 players 26 cards each.",
         ),
         (
+            # Seven players and fourteen decks besides one each: 21, and a game has 20 at most.
+            "standard",
+            {"extra_decks": "14"},
+            "extra_decks",
+            "With 7 players these rules would play with 21 decks, but a game has 20 at the most.",
+        ),
+        (
             "standard",
             {"partnership_sizes": None},
             "partnership_sizes",
@@ -688,7 +695,8 @@ def _override(bound: str, value: int) -> dict[str, Any]:
         "book_size": {"book_size": value},
         "min_naturals": {"wild_limit": "min_naturals", "min_naturals": value, "book_size": 13},
         "players": {"min_players": value} if value <= 2 else {"max_players": value},
-        "extra_decks": {"extra_decks": value},
+        # Decks are one per player and these: a game of two has the most room for them.
+        "extra_decks": {"extra_decks": value, "max_players": 2},
         "decks_bound": {"min_decks": value, "max_decks": value},
         "cards": {"hand_cards": value},
         "discard_pickup": {"discard_pickup": value},
