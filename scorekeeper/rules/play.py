@@ -102,11 +102,7 @@ def _layouts(rules: RuleSet, cards: Mapping[CardClass, int]) -> set[bool]:
             for w, book in holds
             if so_far + w <= wilds
         }
-    return {
-        had or book
-        for held, had in reachable
-        for book in _wild_layouts(rules, wilds - held)
-    }
+    return {had or book for held, had in reachable for book in _wild_layouts(rules, wilds - held)}
 
 
 _BOOKS_TRIED = 4
@@ -118,9 +114,7 @@ def _tried(books: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _class_layouts(
-    rules: RuleSet, naturals: int, wilds: int, one_rank: bool
-) -> frozenset[bool]:
+def _class_layouts(rules: RuleSet, naturals: int, wilds: int, one_rank: bool) -> frozenset[bool]:
     """Whether ``naturals`` cards of one class and ``wilds`` wild cards beside them can be
     melds without a book (False) and with one (True). Up to four books of each kind are
     tried: more cards than that (no opening from one hand) get no verdict rather than a

@@ -476,8 +476,20 @@ def default_seating(rules: RuleSet) -> Seating:
 
 
 def pick_seating(rules: RuleSet, key: str | None) -> Seating:
-    """The seating asked for, if these rules allow it; otherwise the usual one."""
-    return next((s for s in seatings(rules) if s.key == key), default_seating(rules))
+    """The seating asked for, if these rules allow it; otherwise one of as many players
+    (four partners become four players alone under rules where everyone plays alone, and
+    nobody typed in loses a seat); otherwise the usual one."""
+    options = seatings(rules)
+    asked = next((s for s in options if s.key == key), None)
+    if asked is not None:
+        return asked
+    teams, _x, size = (key or "").partition("x")
+    if teams.isdigit() and size.isdigit():
+        players = int(teams) * int(size)
+        same = next((s for s in options if s.players == players), None)
+        if same is not None:
+            return same
+    return default_seating(rules)
 
 
 def player_name(team: int, seat: int) -> str:

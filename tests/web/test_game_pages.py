@@ -1156,3 +1156,18 @@ def test_a_sheet_of_players_alone_has_a_column_per_player(app: Flask, client: Fl
     caption = "The score sheet: one row per deal, one column per "
     assert f"{caption}player</caption>" in text(client.get(f"/games/{alone_id}"))
     assert f"{caption}team</caption>" in text(client.get(f"/games/{paired_id}"))
+
+
+def test_other_rules_keep_as_many_players_as_were_seated(client: FlaskClient) -> None:
+    """Four partners seated, then Simpson chosen (everyone alone): four players alone, not
+    the usual three, so nobody typed in loses a seat; and back again, two pairs."""
+    query = "ruleset=simpson&seating=2x2&seated=2x2&player=Anna&player=Ben&player=Carla&player=Dirk"
+    page = text(client.get(f"/games/new?{query}"))
+    values = form_values(page)
+    names = [values.get(f"t{team}-p0") for team in range(4)]
+    assert sorted(names) == ["Anna", "Ben", "Carla", "Dirk"]  # type: ignore[type-var]
+    assert "No seat at this table" not in page
+    back = text(client.get("/games/new?ruleset=standard&seating=4x1"))
+    assert 'name="t1-p1"' in back and 'name="t2-p0"' not in back
+    # Seats no rules of this kind have fall back to the usual table.
+    assert 'name="t1-p1"' in text(client.get("/games/new?ruleset=standard&seating=8x1"))
