@@ -509,7 +509,8 @@ def _start_game(
     count = sum(len(players) for _, players in clean_teams)
     if count:
         problems += seating_problems(rules, [len(players) for _, players in clean_teams])
-    names = [name.casefold() for name, _ in clean_teams]
+    # A team of nobody has no name to share (it is told it needs a player).
+    names = [name.casefold() for name, _ in clean_teams if name]
     if len(set(names)) != len(names):
         fail("teams", N_("Two teams cannot have the same name."))
     if season_id is not None and (

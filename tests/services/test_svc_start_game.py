@@ -236,3 +236,20 @@ def test_starting_twice_adds_rows_only_for_new_people(ctx: Flask) -> None:
     assert len(after["player"]) == len(before["player"]) == 4
     assert len(after["game"]) == 2
     assert len(after["team_member"]) == 8
+
+
+def test_teams_of_nobody_are_told_they_need_players_not_that_their_names_clash(
+    ctx: Flask,
+) -> None:
+    empty = [TeamSpec("", ["", " "]), TeamSpec("", ["", ""])]
+    error = refused(Invalid, lambda: games.start_game("standard", empty), status=422)
+    assert [(p.field, say(p)) for p in error.problems] == [
+        ("teams[0].players", "Every team needs at least one player."),
+        ("teams[1].players", "Every team needs at least one player."),
+    ]
+    # Two teams of players that are named alike still clash.
+    twins = [TeamSpec("Foxes", ["Ann", "Ben"]), TeamSpec("foxes", ["Cy", "Di"])]
+    error = refused(Invalid, lambda: games.start_game("standard", twins), status=422)
+    assert [(p.field, say(p)) for p in error.problems] == [
+        ("teams", "Two teams cannot have the same name.")
+    ]
