@@ -625,21 +625,25 @@ class _Checker:
             )
         total_value = self.worth_of_all_cards()
         left = team.left.value(values)
+        beyond = {
+            "melded": NP_(
+                "%(team)s melded cards worth %(points)d, but all the cards of %(decks)d deck "
+                "are worth only %(most)d.",
+                "%(team)s melded cards worth %(points)d, but all the cards of %(decks)d decks "
+                "are worth only %(most)d.",
+                "decks",
+            ),
+            "left": NP_(
+                "%(team)s has cards worth %(points)d left in hand and foot, but all the cards "
+                "of %(decks)d deck are worth only %(most)d.",
+                "%(team)s has cards worth %(points)d left in hand and foot, but all the cards "
+                "of %(decks)d decks are worth only %(most)d.",
+                "decks",
+            ),
+        }
         for where, points in (("melded", melded), ("left", left)):
             if points > total_value:
-                self.fail(
-                    i,
-                    where,
-                    NP_(
-                        "%(team)s reports %(points)d points of cards, but all the cards of "
-                        "%(decks)d deck are worth only %(most)d.",
-                        "%(team)s reports %(points)d points of cards, but all the cards of "
-                        "%(decks)d decks are worth only %(most)d.",
-                        "decks",
-                    ),
-                    points=points,
-                    most=total_value,
-                )
+                self.fail(i, where, beyond[where], points=points, most=total_value)
         # Black 3s too: every card melded or left is a different card of the decks.
         melded_cards = team.melded.value(values)
         everything = melded_cards + left

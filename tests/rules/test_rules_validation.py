@@ -527,8 +527,15 @@ def test_melded_points_cannot_exceed_what_all_the_cards_are_worth() -> None:
         (
             0,
             "melded",
-            "Team A reports 3000 points of cards, but all the cards of 5 decks are worth only "
-            "2950.",
+            "Team A melded cards worth 3000, but all the cards of 5 decks are worth only 2950.",
+        ),
+    ]
+    assert problems_of([TeamTally(left=Cards(points=3000)), TeamTally()]) == [
+        (
+            0,
+            "left",
+            "Team A has cards worth 3000 left in hand and foot, but all the cards of 5 decks "
+            "are worth only 2950.",
         ),
     ]
 
