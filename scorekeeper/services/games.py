@@ -597,7 +597,13 @@ def record_deal(game_id: int, tallies: Sequence[TeamTally], number: int | None =
     rules = game.rules()
     _check_kept(game)
     if game.abandoned_at is not None:
-        raise Conflict.say(N_("This game was abandoned; restore it to go on."), field="game")
+        raise Conflict.say(
+            N_(
+                "This game was abandoned, so no more deals can be entered; only the tablet that "
+                "abandoned it can undo that."
+            ),
+            field="game",
+        )
     if number is not None and number != len(game.deals) + 1:
         raise _taken(number)
     number = len(game.deals) + 1

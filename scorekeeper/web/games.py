@@ -332,7 +332,13 @@ def new_deal(game_id: int) -> ResponseReturnValue:
             return _saved_first(view, meant)
     if number is None:
         if view.game.abandoned_at is not None:
-            flash(_("This game was abandoned; restore it to go on."), "error")
+            flash(
+                _(
+                    "This game was abandoned, so no more deals can be entered; only the tablet "
+                    "that abandoned it can undo that."
+                ),
+                "error",
+            )
         else:
             flash(_("All deals of this game are in; correct a deal instead."), "error")
         return redirect(url_for("games.show", game_id=game_id))

@@ -686,7 +686,10 @@ def test_abandon_needs_confirmation_and_can_be_undone(app: Flask, client: FlaskC
     assert 'class="leading"' not in page
     assert 'class="leading"' not in text(client.get("/games"))
     blocked = client.get(f"/games/{game_id}/deals/new", follow_redirects=True)
-    assert "restore it to go on" in text(blocked)
+    assert (
+        "This game was abandoned, so no more deals can be entered; only the tablet that "
+        "abandoned it can undo that." in text(blocked)
+    )
     assert enter_deal(client, game_id, COUNTED).status_code == 302
     assert stored(app)["deals"] == [(1, 1, 1)]
 
