@@ -35,7 +35,7 @@ from .inputs import json_body, missing, problem, unknown_fields, whole_number
 from .openapi import INT, describe, obj, ok, operation
 from .scoring import MOST_DEALS, MOST_PLAYERS, rules_and_deal
 
-BOOK_FIELDS = ("clean_books", "dirty_books", "wild_books")
+BOOK_FIELDS = ("clean_books", "dirty_books", "wild_books", "black_three_books")
 TEAM_FIELDS = (*BOOK_FIELDS, "players", "in_foot")
 RULESET_REF = {
     "description": "A ruleset id (preset or house rules) or a whole ruleset object.",
@@ -149,6 +149,20 @@ def _unplayable(rules: RuleSet, index: int, team: dict[str, int]) -> list[Proble
                 {"team": phrase, "count": team["wild_books"]},
             )
         )
+    if team["black_three_books"] and not rules.black_three_books:
+        found.append(
+            Problem(
+                index,
+                f"teams[{index}].black_three_books",
+                NP_(
+                    "%(team)s reports %(count)d black-three book, but these rules have no "
+                    "black-three books.",
+                    "%(team)s reports %(count)d black-three books, but these rules have no "
+                    "black-three books.",
+                ),
+                {"team": phrase, "count": team["black_three_books"]},
+            )
+        )
     sizes = _team_sizes(rules)
     if team["seated"] and team["players"] not in sizes:
         found.append(
@@ -220,7 +234,10 @@ def check_going_out() -> dict[str, Any]:
     answers = []
     for team in teams:
         assert team is not None
-        have = BookCount(team["clean_books"], team["dirty_books"], team["wild_books"])
+        # A black-three book is a clean meld (seed 003: "Sorte trekanter kan bruges til at
+        # skabe en ren meld"), so it counts as one of the clean books going out needs.
+        clean = team["clean_books"] + team["black_three_books"]
+        have = BookCount(clean, team["dirty_books"], team["wild_books"])
         check = check_go_out(rules, deal, have, players=team["players"], in_foot=team["in_foot"])
         answers.append(
             {
@@ -328,6 +345,11 @@ def _openapi() -> None:
                         "items": obj(
                             {
                                 **book,
+                                "black_three_books": {
+                                    **book["black_three_books"],
+                                    "description": "Counted as clean books (Brouillette); "
+                                    "under rules without black-three books refused (422).",
+                                },
                                 "players": {
                                     **players,
                                     "description": "How many play in the team. Not given: "

@@ -349,7 +349,7 @@ def book_bonus_rows(rules: RuleSet) -> list[BonusRow]:
                 _("Black-three book"),
                 rules.black_three_book_bonus,
                 _(
-                    "each black 3 in it still counts %(points)s",
+                    "each black 3 in it still counts %(points)s; a clean book for going out",
                     points=signed(-rules.card_values.black_threes),
                 ),
             )

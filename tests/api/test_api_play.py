@@ -182,6 +182,15 @@ def test_partners_see_what_they_still_need_to_go_out(api: Api) -> None:
     assert second["message"] == "Ready to go out (ask the partner first)."
 
 
+def test_a_black_three_book_is_a_clean_book_for_going_out(api: Api) -> None:
+    # Seed 003 (Brouillette): "Sorte trekanter kan bruges til at skabe en ren meld".
+    team = {"dirty_books": 1, "black_three_books": 1, "players": 1, "in_foot": 1}
+    status, body = go_out(api, [team], ruleset="brouillette")
+    assert (status, body["teams"][0]["ready"]) == (200, True)
+    status, body = go_out(api, [team], ruleset="brouillette", deal=4)  # two of each
+    assert body["teams"][0]["missing"] == {"clean": 1, "dirty": 1, "wild": 0}
+
+
 def test_a_player_alone_needs_only_the_books_and_their_foot(api: Api) -> None:
     status, body = go_out(api, [{"clean_books": 1, "players": 1}], ruleset="simpson")
     assert status == 200
@@ -205,6 +214,8 @@ def test_a_player_alone_needs_only_the_books_and_their_foot(api: Api) -> None:
          "These rules seat no team of 1 player."),
         ("standard", [{"players": 4}], "teams[0].players",
          "These rules seat no team of 4 players."),
+        ("standard", [{"black_three_books": 1}], "teams[0].black_three_books",
+         "Team A reports 1 black-three book, but these rules have no black-three books."),
     ],
 )  # fmt: skip
 def test_a_team_the_rules_could_never_have_gets_no_answer(

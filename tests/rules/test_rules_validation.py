@@ -597,6 +597,23 @@ def test_a_black_three_book_is_possible_in_brouillette(rules_id: str) -> None:
     assert problems_of([team, TeamTally(), TeamTally(), TeamTally()], rules_id) == []
 
 
+def test_a_black_three_book_is_one_of_the_clean_books_going_out_needs() -> None:
+    # Seed 003 (Brouillette): a black-three book is "en ren meld", and going out needs "mindst
+    # en ren og en snavset bunke".
+    out = TeamTally(
+        black_three_books=1,
+        dirty_books=1,
+        melded=cards(black_threes=7, eights_to_kings=6, twos=1),
+        went_out=True,
+    )
+    rest = [TeamTally(), TeamTally(), TeamTally()]
+    assert problems_of([out, *rest], "brouillette") == []
+    # Deal 4 asks two clean and two dirty: one black-three book is one clean book of two.
+    found = problems_of([out, *rest], "brouillette", deal=4)
+    short = [(team, field) for team, field, _ in found if field.endswith("_books")]
+    assert short == [(0, "clean_books"), (0, "dirty_books")]
+
+
 def test_black_threes_are_never_melded_outside_brouillette() -> None:
     team = TeamTally(melded=cards(black_threes=3, eights_to_kings=5))
     assert problems_of([team, TeamTally()]) == [

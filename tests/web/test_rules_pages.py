@@ -134,13 +134,17 @@ PRESET_FACTS = {
         "One meld of each rank: it grows, and no second one is started.",
     ],
     "brouillette": [
-        "Black-three book each black 3 in it still counts " + MINUS + "5 300",
+        "Black-three book each black 3 in it still counts "
+        + MINUS
+        + "5; a clean book for going out 300",
         f"{MINUS}500 each when caught",
         "What going out needs changes from deal to deal",
         "You may go out by melding your last cards, without a discard.",
     ],
     "brouillette-low": [
-        "Black-three book each black 3 in it still counts " + MINUS + "5 100",
+        "Black-three book each black 3 in it still counts "
+        + MINUS
+        + "5; a clean book for going out 100",
         "Clean book no wild card 300",
     ],
     "brouillette-partners": [
