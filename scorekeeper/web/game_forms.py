@@ -576,6 +576,21 @@ class NewGameForm:
             if target is not None:
                 self.errors.setdefault(target, []).append(text)
             self.summary.append((text, target))
+        # "With 3 players these rules need everyone playing alone" after a seat left empty at
+        # a table of two pairs: the likelier mistake is the empty seat, so say that too.
+        blank = [name for name in self.name_inputs if not self.value(name).strip()]
+        named = len(self.name_inputs) - len(blank)
+        if blank and named and any(problem.field == "teams" for problem in problems):
+            hint = ngettext(
+                "%(num)d seat has no name: fill it in, or choose a table of %(count)d "
+                "players above.",
+                "%(num)d seats have no name: fill them in, or choose a table of %(count)d "
+                "players above.",
+                len(blank),
+                count=named,
+            )
+            self.errors.setdefault("players", []).append(hint)
+            self.summary.append((hint, "players"))
 
 
 _TEAM_FIELD = re.compile(r"teams\[(\d+)\]\.(players|name)")

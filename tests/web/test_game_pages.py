@@ -1174,3 +1174,20 @@ def test_other_rules_keep_as_many_players_as_were_seated(client: FlaskClient) ->
     assert 'name="t1-p1"' in back and 'name="t2-p0"' not in back
     # Seats no rules of this kind have fall back to the usual table.
     assert 'name="t1-p1"' in text(client.get("/games/new?ruleset=standard&seating=8x1"))
+
+
+def test_a_seat_left_empty_is_named_beside_what_the_rules_need(client: FlaskClient) -> None:
+    """Two pairs chosen and one name forgotten: three players cannot sit as the rules want,
+    and the page also says the likelier mistake, the empty seat."""
+    data = {"ruleset": "standard", "seating": "2x2", "played_on": "2026-11-29", **TEAMS}
+    data["t0-p1"] = ""
+    refused = client.post("/games/new", data=data)
+    assert refused.status_code == 422
+    page = text(refused)
+    assert "With 3 players these rules need everyone playing alone." in page
+    assert "1 seat has no name: fill it in, or choose a table of 3 players above." in page
+    # Every seat empty: each team is told it needs a player, and no seat count is made up.
+    empty = {**data, **{name: "" for name in TEAMS}}
+    page = text(client.post("/games/new", data=empty))
+    assert "Every team needs at least one player." in page
+    assert "seats have no name" not in page
