@@ -443,11 +443,13 @@
 
     /* The tally the API reads, from the form as it is now. */
     function tally() {
-      var bad = null;
-      var outside = null;
+      var bad = [];
+      var outside = [];
       function counts(input, n) {
         var out = outOfRange(input);
-        outside = outside || out;
+        if (out) {
+          outside.push(out);
+        }
         return out ? 0 : n;
       }
       var went = form.elements.went_out ? form.elements.went_out.value : "";
@@ -468,7 +470,7 @@
             if (outOfRange(input)) {
               n = 0; // below zero: said as out of range, if the box counts (below)
             } else {
-              bad = bad || input;
+              bad.push(input);
               return;
             }
           }
@@ -518,16 +520,17 @@
         var label = form.querySelector('label[for="' + input.id + '"]');
         return input.getAttribute("data-says") || (label ? label.textContent.trim() : input.name);
       }
-      if (now.bad || now.outside) {
+      if (now.bad.length || now.outside.length) {
+        asked++; // an answer still on its way is about numbers no longer in the form
         blank();
-        if (now.bad) {
-          // As typed: a "$&" in a team's name is no replacement pattern.
-          problems.textContent = preview.getAttribute("data-bad-number").replace("{field}", function () {
-            return says(now.bad);
+        // Every box that is no number, then every number out of its bounds, in form order.
+        // As typed: a "$&" in a team's name is no replacement pattern.
+        var said = now.bad.map(function (input) {
+          return preview.getAttribute("data-bad-number").replace("{field}", function () {
+            return says(input);
           });
-        } else {
-          var out = now.outside;
-          problems.textContent = (preview.getAttribute("data-out-of-range") ||
+        }).concat(now.outside.map(function (out) {
+          return (preview.getAttribute("data-out-of-range") ||
             preview.getAttribute("data-bad-number"))
             .replace("{low}", points(out.low, group))
             .replace("{high}", points(out.high, group))
@@ -535,6 +538,18 @@
             .replace("{field}", function () {
               return says(out.input);
             });
+        }));
+        problems.textContent = "";
+        if (said.length === 1) {
+          problems.textContent = said[0];
+        } else {
+          var several = document.createElement("ul");
+          said.forEach(function (text) {
+            var item = document.createElement("li");
+            item.textContent = text;
+            several.appendChild(item);
+          });
+          problems.appendChild(several);
         }
         preview.classList.add("has-problems");
         scrollableByKeyboard(problems);

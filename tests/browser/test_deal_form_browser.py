@@ -300,6 +300,16 @@ def test_the_bar_names_the_box_and_the_team_of_a_number_out_of_bounds(
     page.locator("#t1-left").fill("50")
     page.locator("#t0-clean_books").fill("99")
     expect(problems).to_have_text("Clean books, Ann & Ben: from 0 to 60, not 99.")
+    # Several at once: each is said, the box that is no number first, not only the first.
+    page.locator("#t1-left").fill("-50")
+    page.locator("#t0-dirty_books").fill("2.5")
+    expect(problems.locator("li")).to_have_text(
+        [
+            "Not a whole number: Dirty books, Ann & Ben.",
+            "Clean books, Ann & Ben: from 0 to 60, not 99.",
+            "Cards left in hand and foot, Cid & Dee: from 0 to 20,000, not \u221250.",
+        ]
+    )
 
 
 def test_the_bar_of_seven_players_leaves_the_form_room(live_server: LiveServer, page: Page) -> None:
