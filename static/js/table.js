@@ -516,6 +516,16 @@
           out.textContent = points(before[i], group);
         });
       }
+      function typedAsSaid(text) {
+        // Grouped as the page groups, digit by digit as typed: a number too long for
+        // JavaScript to keep every digit of is still said as it was typed.
+        var negative = text.charAt(0) === "-";
+        var digits = text.replace(/^-/, "").replace(/^0+(?=[0-9])/, "");
+        if (digits.length > 4) {
+          digits = digits.replace(/\B(?=(\d{3})+$)/g, group);
+        }
+        return (negative ? "\u2212" : "") + digits;
+      }
       function says(input) {
         var label = form.querySelector('label[for="' + input.id + '"]');
         return input.getAttribute("data-says") || (label ? label.textContent.trim() : input.name);
@@ -534,7 +544,7 @@
             preview.getAttribute("data-bad-number"))
             .replace("{low}", points(out.low, group))
             .replace("{high}", points(out.high, group))
-            .replace("{typed}", points(parseInt(out.typed, 10), group))
+            .replace("{typed}", typedAsSaid(out.typed))
             .replace("{field}", function () {
               return says(out.input);
             });

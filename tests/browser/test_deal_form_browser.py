@@ -300,6 +300,13 @@ def test_the_bar_names_the_box_and_the_team_of_a_number_out_of_bounds(
     page.locator("#t1-left").fill("50")
     page.locator("#t0-clean_books").fill("99")
     expect(problems).to_have_text("Clean books, Ann & Ben: from 0 to 60, not 99.")
+    # A number too long for JavaScript is said as typed, every digit of it.
+    page.locator("#t0-clean_books").fill("1")
+    page.locator("#t1-left").fill("99999999999999999999")
+    expect(problems).to_have_text(
+        "Cards left in hand and foot, Cid & Dee: from 0 to 20,000, not 99,999,999,999,999,999,999."
+    )
+    page.locator("#t0-clean_books").fill("99")
     # Several at once: each is said, the box that is no number first, not only the first.
     page.locator("#t1-left").fill("-50")
     page.locator("#t0-dirty_books").fill("2.5")
