@@ -133,6 +133,10 @@ def test_the_season_page(app: Flask, client: FlaskClient, season: Season) -> Non
     assert response.status_code == 200
     assert "13,830" in html  # Ann's points without wild books
     assert "None: every game has the same winner" in html
+    # Said as a card player says it, not "the winners of 0 games change".
+    verdict = html[html.index('class="verdict"') :].split("</p>", 1)[0]
+    assert "Under Easier going out (no wild books) no winner changes (3 games)." in verdict
+    assert "0 games" not in verdict
 
 
 def test_the_season_page_lists_games_whose_winner_changes(
