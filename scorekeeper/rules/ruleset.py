@@ -546,7 +546,8 @@ def _from_mapping(data: Mapping[str, Any], base: RuleSet | None) -> RuleSet:
                 card.value: read.integer(
                     card_data.get(card.value, current.of(card)),
                     f"card_values.{card.value}",
-                    0,
+                    # Every card that melds is worth something; black 3s may count nothing.
+                    0 if card is CardClass.BLACK_THREES else 1,
                     1000,
                 )
                 for card in CardClass

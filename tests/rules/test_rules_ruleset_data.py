@@ -200,7 +200,7 @@ def test_a_negative_bonus_is_refused(field: str) -> None:
 
 def test_a_negative_card_value_is_refused() -> None:
     assert problems_of(STANDARD, {"card_values": {"aces": -20}}) == [
-        ("card_values.aces", "card_values.aces must be between 0 and 1000."),
+        ("card_values.aces", "card_values.aces must be between 1 and 1000."),
     ]
 
 

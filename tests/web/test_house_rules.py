@@ -335,7 +335,7 @@ def test_an_unknown_base_is_a_friendly_404(client: FlaskClient) -> None:
             "standard",
             {"card_values-twos": "-20"},
             "card_values-twos",
-            "2s must be between 0 and 1000.",
+            "2s must be between 1 and 1000.",
         ),
         (
             "standard",
@@ -485,7 +485,7 @@ def test_every_refused_field_is_said_in_one_go(app: Flask, client: FlaskClient) 
         assert response.status_code == 422, url
         page = response.get_data(as_text=True)
         assert error_beside(page, "card_values-twos") == "Not a valid integer value.", url
-        assert "between 0 and 1000" in error_beside(page, "card_values-jokers"), url
+        assert "between 1 and 1000" in error_beside(page, "card_values-jokers"), url
         assert error_beside(page, "hand_cards") == (
             "Hand and foot each hold between 1 and 30 cards."
         ), url
