@@ -159,13 +159,18 @@ def _rank_layouts(rules: RuleSet, naturals: int, wilds: int) -> frozenset[bool]:
         found.add(True)
     if not rules.one_meld_per_rank:
         # Two books or more, and perhaps a meld: the sums of one book and more.
-        sums = set(books)
+        sums = {(n, w) for n, w in books if n <= naturals and w <= wilds}
         for _ in range((naturals + wilds) // size):
             for n, w in sums:
                 rest = (naturals - n, wilds - w)
                 if rest in melds or rest in books:
                     found.add(True)
-            sums = {(n + bn, w + bw) for n, w in sums for bn, bw in books}
+            sums = {
+                (n + bn, w + bw)
+                for n, w in sums
+                for bn, bw in books
+                if n + bn <= naturals and w + bw <= wilds  # no more cards than were given
+            }
     return frozenset(found)
 
 

@@ -256,7 +256,7 @@ class RuleSet:
         # A new ruleset is based on the one it was derived from (not on that one's own base).
         if "based_on" not in data and derived.id != self.id:
             derived = replace(derived, based_on=self.id)
-        problems = check_ruleset(derived)
+        problems = check_ruleset(derived) + _deck_ceiling(derived)
         if problems:
             raise RuleSetError(problems)
         return derived
@@ -615,6 +615,21 @@ def _from_mapping(data: Mapping[str, Any], base: RuleSet | None) -> RuleSet:
 # Sense checks
 
 
+def _deck_ceiling(rules: RuleSet) -> list[Problem]:
+    """New or edited rules whose largest table would play with more decks than a game can
+    (imports and the API take 1 to 20). Checked only where rules are made, not where stored
+    rules are read: games started before this check keep reading."""
+    decks = rules.decks_for(rules.max_players)
+    if decks <= MOST_DECKS:
+        return []
+    text = N_(
+        "With %(players)d players these rules would play with %(decks)d decks, but a game has "
+        "%(most)d at the most."
+    )
+    params = {"field": "extra_decks", "players": rules.max_players, "decks": decks}
+    return [Problem(None, "extra_decks", text, {**params, "most": MOST_DECKS})]
+
+
 def check_ruleset(rules: RuleSet) -> list[Problem]:
     """Everything that makes no sense in ``rules``, in words a card player understands."""
     problems: list[Problem] = []
@@ -652,19 +667,6 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
             fail(
                 bound, N_("%(field)s must be between %(low)d and %(high)d."), low=0, high=MOST_DECKS
             )
-    if not rules.max_decks and rules.max_players + rules.extra_decks > MOST_DECKS:
-        # The games of these rules would play with more decks than a game can (imports and
-        # the API take 1 to 20).
-        fail(
-            "extra_decks",
-            N_(
-                "With %(players)d players these rules would play with %(decks)d decks, but a "
-                "game has %(most)d at the most."
-            ),
-            players=rules.max_players,
-            decks=rules.max_players + rules.extra_decks,
-            most=MOST_DECKS,
-        )
     dealt = rules.max_players * (rules.hand_cards + rules.foot_cards)
     if rules.max_decks and rules.min_decks > rules.max_decks:
         fail("max_decks", N_("The fewest decks cannot be more than the most decks."))

@@ -34,7 +34,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.tally import NAME_LONGEST
-from scorekeeper.services.games import TeamSpec
+from scorekeeper.services.games import TeamSpec, seating_problems
 
 from . import rules_text
 
@@ -484,7 +484,7 @@ def pick_seating(rules: RuleSet, key: str | None) -> Seating:
     if asked is not None:
         return asked
     teams, _x, size = (key or "").partition("x")
-    if teams.isdigit() and size.isdigit():
+    if teams.isascii() and teams.isdigit() and size.isascii() and size.isdigit():
         players = int(teams) * int(size)
         same = next((s for s in options if s.players == players), None)
         if same is not None:
@@ -580,7 +580,19 @@ class NewGameForm:
         # a table of two pairs: the likelier mistake is the empty seat, so say that too.
         blank = [name for name in self.name_inputs if not self.value(name).strip()]
         named = len(self.name_inputs) - len(blank)
-        if blank and named and any(problem.field == "teams" for problem in problems):
+        sizes = [
+            sum(
+                1
+                for seat in range(self.seating.size)
+                if self.value(player_name(team, seat)).strip()
+            )
+            for team in range(self.seating.teams)
+        ]
+        # Only where the seats named cannot sit, and a table of that many players exists.
+        seatable = self.rules.min_players <= named <= self.rules.max_players and bool(
+            self.rules.seatings(named)
+        )
+        if blank and seatable and seating_problems(self.rules, [n for n in sizes if n]):
             hint = ngettext(
                 "%(num)d seat has no name: fill it in, or choose a table of %(count)d "
                 "players above.",

@@ -223,7 +223,7 @@
             line.textContent = data.message;
             line.classList.toggle("enough", data.enough);
             line.classList.toggle("short", !data.enough);
-          } else if (status === 422 && data && data.errors && data.errors.length) {
+          } else if ((status === 400 || status === 422) && data && data.errors && data.errors.length) {
             // No opening counts these points (12 on the way to 120): say so, not the last verdict.
             line.textContent = data.errors[0].message;
             line.classList.remove("enough");

@@ -189,6 +189,10 @@ def test_a_black_three_book_is_a_clean_book_for_going_out(api: Api) -> None:
     assert (status, body["teams"][0]["ready"]) == (200, True)
     status, body = go_out(api, [team], ruleset="brouillette", deal=4)  # two of each
     assert body["teams"][0]["missing"] == {"clean": 1, "dirty": 1, "wild": 0}
+    # One meld of each rank: a second black-three book is no second clean book.
+    two = {**team, "dirty_books": 2, "black_three_books": 2}
+    status, body = go_out(api, [two], ruleset="brouillette", deal=4)
+    assert body["teams"][0]["missing"] == {"clean": 1, "dirty": 0, "wild": 0}
 
 
 def test_a_player_alone_needs_only_the_books_and_their_foot(api: Api) -> None:

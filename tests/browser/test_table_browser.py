@@ -154,6 +154,12 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
         "No opening counts 12 points: every card counts a multiple of 5."
     )
     expect(team.locator("[data-opening-status]")).not_to_have_class(re.compile(r"\benough\b"))
+    # Beyond any opening's bounds (a 400): said, not the last verdict either.
+    team.get_by_label("Opening meld (points)").fill("60")
+    expect(team.locator("[data-opening-status]")).to_contain_text("Enough: 60 points")
+    team.get_by_label("Opening meld (points)").fill("50000")
+    expect(team.locator("[data-opening-status]")).not_to_contain_text("Enough")
+    expect(team.locator("[data-opening-status]")).to_have_text("points must be between 0 and 5000.")
     team.get_by_label("Opening meld (points)").fill("60")
     expect(team.locator("[data-opening-status]")).to_contain_text("Enough: 60 points")
 

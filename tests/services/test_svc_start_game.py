@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from functools import partial
 from typing import Any
@@ -252,4 +253,19 @@ def test_teams_of_nobody_are_told_they_need_players_not_that_their_names_clash(
     error = refused(Invalid, lambda: games.start_game("standard", twins), status=422)
     assert [(p.field, say(p)) for p in error.problems] == [
         ("teams", "Two teams cannot have the same name.")
+    ]
+
+
+def test_rules_past_twenty_decks_start_no_game_but_old_games_still_read(ctx: Flask) -> None:
+    # Rules stored before house rules were held to 20 decks: 14 besides one per player.
+    wide = replace(PRESETS["standard"], id="wide", name="Wide", extra_decks=14).to_dict()
+    four = games.start_game(wide, pairs("Ann", "Ben", "Cy", "Di"))
+    assert games.load_game(four.id).decks == 18  # a game of 18 decks still reads
+    seven = alone("A", "B", "C", "D", "E", "F", "G")
+    error = refused(Invalid, lambda: games.start_game(wide, seven), status=422)
+    assert [(p.field, say(p)) for p in error.problems] == [
+        (
+            "teams",
+            "With 7 players these rules would play with 21 decks, but a game has 20 at the most.",
+        )
     ]

@@ -1191,3 +1191,25 @@ def test_a_seat_left_empty_is_named_beside_what_the_rules_need(client: FlaskClie
     page = text(client.post("/games/new", data=empty))
     assert "Every team needs at least one player." in page
     assert "seats have no name" not in page
+
+
+def test_seats_no_rules_can_read_fall_back_to_the_usual_table(client: FlaskClient) -> None:
+    for seating in ("\u00b2x2", "2x\u00b9", "x", "99999999999999999999x1"):
+        response = client.get("/games/new", query_string={"ruleset": "simpson", "seating": seating})
+        assert response.status_code == 200, seating
+
+
+def test_the_empty_seat_hint_only_offers_tables_the_rules_have(client: FlaskClient) -> None:
+    # Brouillette's partners seat four to six: three named players are no table to choose.
+    data = {"ruleset": "brouillette-partners", "seating": "2x2", "played_on": "2026-11-29"}
+    page = text(client.post("/games/new", data={**data, **TEAMS, "t0-p1": ""}))
+    assert "seat has no name" not in page
+    # One name typed: no table of one player.
+    only = {name: "" for name in TEAMS} | {"t0-p0": "Ann"}
+    page = text(client.post("/games/new", data={**data, "ruleset": "standard", **only}))
+    assert "seats have no name" not in page
+    # Two teams named alike at a full table: the seats are not the problem.
+    twins = {**data, "ruleset": "standard", **TEAMS, "t0-name": "Foxes", "t1-name": "Foxes"}
+    page = text(client.post("/games/new", data=twins))
+    assert "Two teams cannot have the same name." in page
+    assert "no name" not in page
