@@ -109,10 +109,6 @@ _BOOKS_TRIED = 4
 _EITHER = frozenset({False, True})  # no verdict: with a book or without
 
 
-def _tried(books: int) -> int:
-    return min(books, _BOOKS_TRIED)
-
-
 @lru_cache(maxsize=4096)
 def _class_layouts(rules: RuleSet, naturals: int, wilds: int, one_rank: bool) -> frozenset[bool]:
     """Whether ``naturals`` cards of one class and ``wilds`` wild cards beside them can be
