@@ -22,9 +22,8 @@ from scorekeeper.rules.play import (
     OPENING_CLASSES,
     check_go_out,
     check_opening,
-    opening_book,
-    opening_melds,
     opening_points_step,
+    opening_shapes,
     opening_value,
 )
 from scorekeeper.services.errors import Invalid
@@ -74,8 +73,7 @@ def check_opening_meld() -> dict[str, Any]:
     melds, book = True, None
     if points is None:
         points = opening_value(rules, counts)
-        melds = opening_melds(rules, counts)
-        book = opening_book(rules, counts)
+        melds, book = opening_shapes(rules, counts)
     elif (step := opening_points_step(rules)) > 1 and points % step:
         # Every card that melds counts a multiple of 5 (under every preset): 52 is no opening.
         raise Invalid(

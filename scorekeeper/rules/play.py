@@ -68,13 +68,19 @@ def opening_melds(rules: RuleSet, cards: Mapping[CardClass, int]) -> bool:
     one ace, or two unfinished melds of one rank). Within a class of several ranks (8s to
     kings) the cards may all be of one rank or of several, whichever melds: the check never
     refuses cards that can meld."""
-    return not _counted(cards) or bool(_layouts(rules, cards))
+    return opening_shapes(rules, cards)[0]
 
 
 def opening_book(rules: RuleSet, cards: Mapping[CardClass, int]) -> bool:
     """Whether an opening's cards can be laid as melds with at least one complete book among
     them (Saskatchewan's last deal opens with a concealed canasta)."""
-    return True in _layouts(rules, cards)
+    return opening_shapes(rules, cards)[1]
+
+
+def opening_shapes(rules: RuleSet, cards: Mapping[CardClass, int]) -> tuple[bool, bool]:
+    """:func:`opening_melds` and :func:`opening_book` of the same cards, worked out once."""
+    layouts = _layouts(rules, cards)
+    return not _counted(cards) or bool(layouts), True in layouts
 
 
 def _counted(cards: Mapping[CardClass, int]) -> bool:
