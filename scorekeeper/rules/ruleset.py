@@ -256,7 +256,9 @@ class RuleSet:
         # A new ruleset is based on the one it was derived from (not on that one's own base).
         if "based_on" not in data and derived.id != self.id:
             derived = replace(derived, based_on=self.id)
-        problems = check_ruleset(derived) + _deck_ceiling(derived)
+        problems = check_ruleset(derived) + deck_ceiling(
+            derived, derived.max_players, "extra_decks"
+        )
         if problems:
             raise RuleSetError(problems)
         return derived
@@ -615,19 +617,20 @@ def _from_mapping(data: Mapping[str, Any], base: RuleSet | None) -> RuleSet:
 # Sense checks
 
 
-def _deck_ceiling(rules: RuleSet) -> list[Problem]:
-    """New or edited rules whose largest table would play with more decks than a game can
-    (imports and the API take 1 to 20). Checked only where rules are made, not where stored
-    rules are read: games started before this check keep reading."""
-    decks = rules.decks_for(rules.max_players)
+def deck_ceiling(rules: RuleSet, players: int, where: str) -> list[Problem]:
+    """A table of ``players`` under ``rules`` would play with more decks than a game can
+    (imports and the API take 1 to 20). Checked where rules are made (their largest table)
+    and where a game starts, not where stored rules are read: games started before this
+    check keep reading."""
+    decks = rules.decks_for(players)
     if decks <= MOST_DECKS:
         return []
     text = N_(
         "With %(players)d players these rules would play with %(decks)d decks, but a game has "
         "%(most)d at the most."
     )
-    params = {"field": "extra_decks", "players": rules.max_players, "decks": decks}
-    return [Problem(None, "extra_decks", text, {**params, "most": MOST_DECKS})]
+    params = {"field": where, "players": players, "decks": decks}
+    return [Problem(None, where, text, {**params, "most": MOST_DECKS})]
 
 
 def check_ruleset(rules: RuleSet) -> list[Problem]:

@@ -45,7 +45,7 @@ from scorekeeper.rules import (
     validate_deal,
 )
 from scorekeeper.rules.i18n import N_, NP_, Phrase, Template
-from scorekeeper.rules.ruleset import MOST_DECKS
+from scorekeeper.rules.ruleset import deck_ceiling
 from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import rulesets, summaries
@@ -518,19 +518,10 @@ def _start_game(
         not 0 < season_id <= LARGEST_ID or db.session.get(Season, season_id) is None
     ):
         fail("season", N_("There is no season %(id)s."), id=season_id)
-    if count and rules.decks_for(count) > MOST_DECKS:
+    if count:
         # Rules stored before their decks were bounded (a house rule of 14 decks besides one
         # per player): no game past 20 decks, which no import would take back.
-        fail(
-            "teams",
-            N_(
-                "With %(players)d players these rules would play with %(decks)d decks, but a "
-                "game has %(most)d at the most."
-            ),
-            players=count,
-            decks=rules.decks_for(count),
-            most=MOST_DECKS,
-        )
+        problems += deck_ceiling(rules, count, "teams")
     if not 0 <= first_dealer_seat < max(count, 1):
         fail("first_dealer_seat", N_("The first dealer must be one of the players."))
     if problems:
