@@ -6,7 +6,7 @@ and "can we go out?" panel ask them, so the rules are judged on the server only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from scorekeeper.rules import (
     BOUNDS,
@@ -17,14 +17,17 @@ from scorekeeper.rules import (
     TeamTally,
     team_phrase,
 )
+from scorekeeper.rules.cards import RANK_CLASSES
 from scorekeeper.rules.i18n import N_, NP_
 from scorekeeper.rules.play import (
     OPENING_CLASSES,
     check_go_out,
     check_opening,
     opening_points_step,
+    opening_rank_shapes,
     opening_shapes,
     opening_value,
+    ranks_to_classes,
 )
 from scorekeeper.services.errors import Invalid
 from scorekeeper.web import rules_text
@@ -36,6 +39,7 @@ from .scoring import MOST_DEALS, MOST_PLAYERS, rules_and_deal
 
 BOOK_FIELDS = ("clean_books", "dirty_books", "wild_books", "black_three_books")
 TEAM_FIELDS = (*BOOK_FIELDS, "players", "in_foot")
+K = TypeVar("K")
 RULESET_REF = {
     "description": "A ruleset id (preset or house rules) or a whole ruleset object.",
     "oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "object"}],
@@ -46,34 +50,31 @@ RULESET_REF = {
 def check_opening_meld() -> dict[str, Any]:
     """Is this planned opening meld enough in this deal? Give its cards or its points."""
     data = json_body()
-    problems = unknown_fields(data, ("ruleset", "deal", "cards", "points"))
+    problems = unknown_fields(data, ("ruleset", "deal", "cards", "ranks", "points"))
     points: int | None = None
     counts: dict[CardClass, int] = {}
-    if ("cards" in data) == ("points" in data):
+    ranks: dict[str, int] = {}
+    given = [field for field in ("cards", "ranks", "points") if field in data]
+    if len(given) != 1:
         problems.append(
-            problem("cards", N_("Give either the opening's cards or its points, not both."))
+            problem(
+                given[0] if given else "cards",
+                N_("Give the opening's cards (by kind or by rank) or its points: one of them."),
+            )
         )
     elif "points" in data:
         points = whole_number(data["points"], "points", problems, *BOUNDS["opening_meld"])
+    elif "cards" in data:
+        known = {card.value: card for card in OPENING_CLASSES}
+        counts = _counts(data["cards"], "cards", known, problems)
     else:
-        cards = data["cards"]
-        if not isinstance(cards, dict):
-            problems.append(problem("cards", N_("%(field)s must be an object.")))
-        else:
-            known = {card.value: card for card in OPENING_CLASSES}
-            for key, value in cards.items():
-                where = f"cards.{key}"
-                if key not in known:
-                    problems.append(problem(where, N_("%(field)s is not a kind of card to meld.")))
-                    continue
-                n = whole_number(value, where, problems, *BOUNDS["cards"])
-                if n is not None:
-                    counts[known[key]] = n
+        ranks = _counts(data["ranks"], "ranks", {rank: rank for rank in RANK_CLASSES}, problems)
+        counts = ranks_to_classes(ranks)
     rules, deal = rules_and_deal(data, problems)
     melds, book = True, None
     if points is None:
         points = opening_value(rules, counts)
-        melds, book = opening_shapes(rules, counts)
+        melds, book = opening_rank_shapes(rules, ranks) if ranks else opening_shapes(rules, counts)
     elif (step := opening_points_step(rules)) > 1 and points % step:
         # Every card that melds counts a multiple of 5 (under every preset): 52 is no opening.
         raise Invalid(
@@ -99,6 +100,23 @@ def check_opening_meld() -> dict[str, Any]:
         "concealed_book": check.concealed_book,
         "message": rules_text.opening_check_phrase(check, deal),
     }
+
+
+def _counts(value: Any, field: str, known: dict[str, K], problems: list[Problem]) -> dict[K, int]:
+    """The cards counted per kind or per rank: ``known`` maps the request's keys."""
+    counts: dict[K, int] = {}
+    if not isinstance(value, dict):
+        problems.append(problem(field, N_("%(field)s must be an object.")))
+        return counts
+    for key, n in value.items():
+        where = f"{field}.{key}"
+        if key not in known:
+            problems.append(problem(where, N_("%(field)s is not a kind of card to meld.")))
+            continue
+        whole = whole_number(n, where, problems, *BOUNDS["cards"])
+        if whole is not None:
+            counts[known[key]] = whole
+    return counts
 
 
 def _team(value: Any, index: int, problems: list[Problem]) -> dict[str, int] | None:
@@ -300,6 +318,19 @@ def _openapi() -> None:
                         description="The opening's cards by kind. With a pickup, count only the "
                         "top discard and the player's own cards.",
                     ),
+                    "ranks": obj(
+                        {
+                            rank: {
+                                "type": "integer",
+                                "minimum": 0,
+                                "maximum": BOUNDS["cards"][1],
+                            }
+                            for rank in RANK_CLASSES
+                        },
+                        description="The opening's cards by rank (the tablet's checker sends "
+                        "these): every rank melds apart, so K Q J is no meld. With a pickup, "
+                        "count only the top discard and the player's own cards.",
+                    ),
                     "points": {
                         "type": "integer",
                         "minimum": 0,
@@ -309,7 +340,7 @@ def _openapi() -> None:
                     },
                 },
                 ["ruleset", "deal"],
-                description="Give either cards or points.",
+                description="Give one of cards, ranks or points.",
             ),
             "OpeningCheck": obj(
                 {

@@ -49,6 +49,16 @@ SUITS = 4
 # Ranks a book of natural cards can be made of: 4 to king and the ace.
 NATURAL_RANKS = sum(PER_DECK[card] for card in NATURAL_CLASSES) // SUITS
 
+# The ranks of the cards that meld, by the names the API takes (the letters of the English
+# cards), and the class each is counted in: a meld is of one rank.
+RANK_CLASSES: Mapping[str, CardClass] = {
+    "joker": CardClass.JOKERS,
+    "2": CardClass.TWOS,
+    "A": CardClass.ACES,
+    **dict.fromkeys(("K", "Q", "J", "10", "9", "8"), CardClass.EIGHTS_TO_KINGS),
+    **dict.fromkeys(("7", "6", "5", "4"), CardClass.FOURS_TO_SEVENS),
+}
+
 
 @dataclass(frozen=True)
 class CardValues:

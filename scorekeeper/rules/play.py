@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
 
-from .cards import PER_DECK, SUITS, WILD_CLASSES, CardClass
+from .cards import PER_DECK, RANK_CLASSES, SUITS, WILD_CLASSES, CardClass
 from .layout import lays_out
 from .ruleset import BookCount, PlayStyle, RuleSet
 
@@ -79,24 +79,50 @@ def opening_book(rules: RuleSet, cards: Mapping[CardClass, int]) -> bool:
 
 def opening_shapes(rules: RuleSet, cards: Mapping[CardClass, int]) -> tuple[bool, bool]:
     """:func:`opening_melds` and :func:`opening_book` of the same cards, worked out once."""
-    layouts = _layouts(rules, cards)
+    wilds = sum(max(0, n) for card, n in cards.items() if card in WILD_CLASSES)
+    groups = [
+        (n, PER_DECK[card] == SUITS)
+        for card in OPENING_CLASSES
+        if card not in WILD_CLASSES and (n := cards.get(card, 0)) > 0
+    ]
+    layouts = _layouts(rules, wilds, groups)
     return not _counted(cards) or bool(layouts), True in layouts
+
+
+def ranks_to_classes(ranks: Mapping[str, int]) -> dict[CardClass, int]:
+    """Cards counted by rank (``RANK_CLASSES``' keys), counted by class instead."""
+    counts: dict[CardClass, int] = {}
+    for rank, n in ranks.items():
+        card = RANK_CLASSES[rank]
+        counts[card] = counts.get(card, 0) + n
+    return counts
+
+
+def opening_rank_shapes(rules: RuleSet, ranks: Mapping[str, int]) -> tuple[bool, bool]:
+    """:func:`opening_shapes` of cards counted by rank: every rank melds apart, as aces do,
+    so K Q J is no meld (counted by class, the three may be three kings)."""
+    wilds = sum(max(0, n) for rank, n in ranks.items() if RANK_CLASSES[rank] in WILD_CLASSES)
+    groups = [
+        (n, True) for rank, n in ranks.items() if RANK_CLASSES[rank] not in WILD_CLASSES and n > 0
+    ]
+    if (wilds + sum(n for n, _ in groups)) // rules.book_size > _BOOKS_TRIED:
+        # More cards than an opening from one hand: no verdict rather than seconds of work.
+        return True, True
+    layouts = _layouts(rules, wilds, groups)
+    return not _counted(ranks_to_classes(ranks)) or bool(layouts), True in layouts
 
 
 def _counted(cards: Mapping[CardClass, int]) -> bool:
     return any(n > 0 for card, n in cards.items() if card in OPENING_CLASSES)
 
 
-def _layouts(rules: RuleSet, cards: Mapping[CardClass, int]) -> set[bool]:
-    """Whether the cards can be laid out without a book (False) and with one (True)."""
-    wilds = sum(max(0, n) for card, n in cards.items() if card in WILD_CLASSES)
-    # (wild cards the classes so far hold, a book among their melds)
+def _layouts(rules: RuleSet, wilds: int, groups: list[tuple[int, bool]]) -> set[bool]:
+    """Whether ``wilds`` wild cards and the natural cards of ``groups`` (each: how many, and
+    whether they are of one rank) can be laid out without a book (False) and with one
+    (True). The natural cards of each group meld apart."""
+    # (wild cards the groups so far hold, a book among their melds)
     reachable = {(0, False)}
-    for card in OPENING_CLASSES:
-        naturals = cards.get(card, 0)
-        if card in WILD_CLASSES or naturals <= 0:
-            continue
-        one_rank = PER_DECK[card] == SUITS
+    for naturals, one_rank in groups:
         holds = [
             (w, book)
             for w in range(wilds + 1)

@@ -27,6 +27,7 @@ from scorekeeper.rules import (
     SpecialBook,
     WildLimit,
 )
+from scorekeeper.rules.cards import RANK_CLASSES
 from scorekeeper.rules.play import GoOutCheck, OpeningCheck
 
 EN_DASH = "\u2013"
@@ -166,11 +167,12 @@ def card_labels() -> dict[CardClass, str]:
 @dataclass(frozen=True)
 class CardKey:
     """A key of the opening-meld checker: the letter on the card, what it is called aloud
-    (for a screen reader), and its card class."""
+    (for a screen reader), its card class, and its rank as ``POST /api/opening`` names it."""
 
     letter: str
     name: str
     card: CardClass
+    rank: str
 
 
 def card_keys() -> list[CardKey]:
@@ -179,21 +181,23 @@ def card_keys() -> list[CardKey]:
     # The names begin "Add %(card)s (%(num)d points)", a key's label for a screen reader.
     faces = (
         # TRANSLATORS: the letter in the corner of an ace.
-        (_pgettext("letter on a card", "A"), _("ace"), CardClass.ACES),
+        (_pgettext("letter on a card", "A"), _("ace"), "A"),
         # TRANSLATORS: the letter in the corner of a king, as in "8, 9, 10, J, Q, K".
-        (_pgettext("letter on a card", "K"), _("king"), CardClass.EIGHTS_TO_KINGS),
+        (_pgettext("letter on a card", "K"), _("king"), "K"),
         # TRANSLATORS: the letter in the corner of a queen, as in "8, 9, 10, J, Q, K".
-        (_pgettext("letter on a card", "Q"), _("queen"), CardClass.EIGHTS_TO_KINGS),
+        (_pgettext("letter on a card", "Q"), _("queen"), "Q"),
         # TRANSLATORS: the letter in the corner of a jack, as in "8, 9, 10, J, Q, K".
-        (_pgettext("letter on a card", "J"), _("jack"), CardClass.EIGHTS_TO_KINGS),
+        (_pgettext("letter on a card", "J"), _("jack"), "J"),
     )
     joker = _("Joker")
     return [
-        CardKey(joker, joker, CardClass.JOKERS),
-        CardKey("2", "2", CardClass.TWOS),
-        *(CardKey(str(letter), name, card) for letter, name, card in faces),
-        *(CardKey(rank, rank, CardClass.EIGHTS_TO_KINGS) for rank in ("10", "9", "8")),
-        *(CardKey(rank, rank, CardClass.FOURS_TO_SEVENS) for rank in ("7", "6", "5", "4")),
+        CardKey(joker, joker, CardClass.JOKERS, "joker"),
+        CardKey("2", "2", CardClass.TWOS, "2"),
+        *(CardKey(str(letter), name, RANK_CLASSES[rank], rank) for letter, name, rank in faces),
+        *(
+            CardKey(rank, rank, RANK_CLASSES[rank], rank)
+            for rank in ("10", "9", "8", "7", "6", "5", "4")
+        ),
     ]
 
 

@@ -268,7 +268,8 @@
     }
     var rules = JSON.parse(box.getAttribute("data-ruleset"));
     var deal = parseInt(box.getAttribute("data-deal"), 10);
-    var picked = []; // [{card, rank}]
+    var picked = []; // [{card: the rank the API names, rank: the letter on the card}]
+    var checkerAsked = 0; // questions asked so far: only the latest one's answer is shown
     var list = $("[data-picked]", box);
     var verdict = $("[data-verdict]", box);
     var pickup = $("[data-pickup]", box);
@@ -278,32 +279,36 @@
     });
 
     function update() {
+      var asked = (checkerAsked += 1);
       if (!picked.length) {
         list.textContent = list.getAttribute("data-empty");
         verdict.textContent = "";
         verdict.classList.remove("enough", "short");
         return;
       }
-      var ranks = picked.map(function (p) {
+      var letters = picked.map(function (p) {
         return p.rank;
       });
       if (pickup.checked) {
         // With a pickup only the top discard and the player's own cards count.
         list.textContent = list
           .getAttribute("data-top")
-          .replace("{card}", ranks[0])
-          .replace("{cards}", ranks.slice(1).join(" ") || "\u2013");
+          .replace("{card}", letters[0])
+          .replace("{cards}", letters.slice(1).join(" ") || "\u2013");
       } else {
-        list.textContent = ranks.join(" ");
+        list.textContent = letters.join(" ");
       }
-      var cards = {};
+      var ranks = {}; // by rank, so that K Q J is no meld
       picked.forEach(function (p) {
-        cards[p.card] = (cards[p.card] || 0) + 1;
+        ranks[p.card] = (ranks[p.card] || 0) + 1;
       });
-      ask(box.getAttribute("data-url"), { ruleset: rules, deal: deal, cards: cards }, function (
+      ask(box.getAttribute("data-url"), { ruleset: rules, deal: deal, ranks: ranks }, function (
         status,
         data
       ) {
+        if (asked !== checkerAsked) {
+          return; // an older answer, arriving after a newer question
+        }
         if (status === 200 && data) {
           verdict.textContent = data.message;
           verdict.classList.toggle("enough", data.enough);

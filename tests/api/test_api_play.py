@@ -81,6 +81,33 @@ def test_natural_cards_of_different_ranks_make_no_meld_together(api: Api) -> Non
     assert (status, body["value"], body["enough"]) == (200, 90, True)
 
 
+def test_cards_given_by_rank_meld_rank_by_rank(api: Api) -> None:
+    # Counted by class, K Q J may be three kings; by rank they are three cards of three ranks.
+    status, body = opening(api, deal=1, ranks={"K": 1, "Q": 1, "J": 1, "10": 1, "9": 1})
+    assert (status, body["value"], body["enough"], body["short"]) == (200, 50, False, 0)
+    assert body["message"].startswith("Not enough: no melds yet.")
+    assert opening(api, deal=1, cards={"eights_to_kings": 5})[1]["enough"] is True
+    # Three kings and a 2 are a meld (50); the same cards as Q Q K and a 2 are not.
+    status, body = opening(api, deal=1, ranks={"K": 3, "2": 1})
+    assert (status, body["value"], body["enough"]) == (200, 50, True)
+    assert opening(api, deal=1, ranks={"K": 1, "Q": 2, "2": 1})[1]["enough"] is False
+    # Each rank its own meld: K K K beside 7 7 7 beside A A joker, 195 points in deal 3.
+    ranks = {"K": 3, "7": 3, "A": 2, "joker": 1}
+    status, body = opening(api, deal=3, ranks=ranks)
+    assert (status, body["value"], body["minimum"], body["enough"]) == (200, 135, 120, True)
+    # Ranks that all count zero are still counted: no cards at all are no verdict.
+    status, body = opening(api, deal=1, ranks={"K": 0})
+    assert (status, body["value"], body["enough"]) == (200, 0, False)
+
+
+def test_saskatchewans_canasta_given_by_rank_is_of_one_rank(api: Api) -> None:
+    # Seed 003: "en komplet meld på syv kort": seven kings, not four kings and three queens.
+    sask = {"ruleset": "saskatchewan", "deal": 4}
+    assert opening(api, **sask, ranks={"K": 7})[1]["enough"] is True
+    assert opening(api, **sask, ranks={"K": 4, "Q": 3})[1]["enough"] is False
+    assert opening(api, **sask, ranks={"K": 5, "joker": 2})[1]["enough"] is True
+
+
 def test_points_no_cards_can_count_are_422(api: Api) -> None:
     status, body = opening(api, deal=1, points=52)
     assert status == 422
@@ -144,6 +171,13 @@ def test_eight_aces_are_no_opening_where_books_have_exactly_seven_cards(api: Api
         ({"points": 10**9}, "points"),
         ({}, "cards"),
         ({"cards": {}, "points": 50}, "cards"),
+        ({"ranks": {"3": 1}}, "ranks.3"),
+        ({"ranks": {"aces": 1}}, "ranks.aces"),
+        ({"ranks": {"K": -1}}, "ranks.K"),
+        ({"ranks": {"K": True}}, "ranks.K"),
+        ({"ranks": "K K K"}, "ranks"),
+        ({"ranks": {"K": 3}, "points": 50}, "ranks"),
+        ({"cards": {"aces": 3}, "ranks": {"K": 3}}, "cards"),
         ({"deal": 5}, "deal"),
         ({"ruleset": "no-such-rules"}, "ruleset"),
         ({"extra": 1, "points": 50}, "extra"),

@@ -187,6 +187,19 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     # With a pickup: the first card is the top discard, the rest come from the hand.
     checker.get_by_label("Opening with a pickup of the discard pile").check()
     expect(checker.locator("[data-picked]")).to_have_text("Top discard: A; from the hand: A")
+    checker.get_by_label("Opening with a pickup of the discard pile").uncheck()
+    # K Q J 10 9 are worth 50 points, but five ranks make no meld; K K K and a 2 do.
+    checker.get_by_role("button", name="Clear", exact=True).tap()
+    for rank in ("K", "Q", "J", "10", "9"):
+        checker.locator(f'button.card-key[data-rank="{rank}"]').tap()
+    expect(checker.locator("[data-picked]")).to_have_text("K Q J 10 9")
+    expect(checker.locator("[data-verdict]")).to_contain_text(
+        "no melds yet. These cards, 50 points"
+    )
+    checker.get_by_role("button", name="Clear", exact=True).tap()
+    for rank in ("K", "K", "K", "2"):
+        checker.locator(f'button.card-key[data-rank="{rank}"]').tap()
+    expect(checker.locator("[data-verdict]")).to_contain_text("Enough: 50 points")
 
     page.evaluate(AXE_SCRIPT)
     violations = page.evaluate(f"axe.run(document, {WCAG})")["violations"]

@@ -14,7 +14,9 @@ from scorekeeper.rules.play import (
     opening_book,
     opening_melds,
     opening_points_step,
+    opening_rank_shapes,
     opening_value,
+    ranks_to_classes,
 )
 
 J, TWO, A, HIGH, LOW = (
@@ -160,7 +162,14 @@ def layouts_one_at_a_time(rules: RuleSet, cards: dict[CardClass, int]) -> set[bo
     one meld in all where the rules say so), wild cards join them or make wild melds and
     books, at most one unfinished wild meld. The answer: whether a layout without a book
     (False) and one with a book (True) exist."""
-    size, most = rules.book_size, sum(cards.values())
+    groups = [(cards.get(card, 0), card is A) for card in (A, HIGH, LOW)]
+    return groups_one_at_a_time(rules, cards.get(J, 0) + cards.get(TWO, 0), groups)
+
+
+def groups_one_at_a_time(rules: RuleSet, wilds: int, groups: list[tuple[int, bool]]) -> set[bool]:
+    """:func:`layouts_one_at_a_time` of ``wilds`` wild cards and groups of natural cards
+    that meld apart, each (how many, whether they are of one rank)."""
+    size, most = rules.book_size, wilds + sum(n for n, _ in groups)
     sizes = range(3, most + 1) if rules.books_may_grow else range(3, size + 1)
     shapes = [  # (natural, wild) cards of a meld or book holding a natural card
         (total - w, w) for total in sizes for w in range(total) if w <= rules.max_wilds(total)
@@ -203,16 +212,15 @@ def layouts_one_at_a_time(rules: RuleSet, cards: dict[CardClass, int]) -> set[bo
 
         return set(fill(w, False))
 
-    wilds = cards.get(J, 0) + cards.get(TWO, 0)
     reachable = {(0, False)}
-    for card in (A, HIGH, LOW):
-        if cards.get(card, 0):
-            melds = 1 if card is A and rules.one_meld_per_rank else many
-            unfinished = 1 if card is A else many
+    for n, one_rank in groups:
+        if n:
+            melds = 1 if one_rank and rules.one_meld_per_rank else many
+            unfinished = 1 if one_rank else many
             reachable = {
                 (r + h, had or book)
                 for r, had in reachable
-                for h, book in natural(cards[card], wilds - r, 0, melds, unfinished)
+                for h, book in natural(n, wilds - r, 0, melds, unfinished)
             }
     return {had or book for r, had in reachable for book in wild_only(wilds - r)}
 
@@ -232,6 +240,38 @@ def test_opening_melds_agree_with_trying_every_layout(rules_id: str) -> None:
         if answer != (bool(layouts), True in layouts):
             disagree.append((cards, answer))
     assert disagree[:5] == []
+
+
+@pytest.mark.parametrize("rules_id", sorted(OPENING_RULES))
+def test_cards_by_rank_agree_with_trying_every_layout(rules_id: str) -> None:
+    # Every rank melds apart, as aces do: up to three ranks of the eights to kings and one
+    # of the fours to sevens, beside jokers and 2s.
+    rules = OPENING_RULES[rules_id]
+    disagree = []
+    for jokers, twos, kings, queens, jacks, sevens in itertools.product(
+        range(6), range(3), range(9), range(5), range(4), range(4)
+    ):
+        ranks = {"joker": jokers, "2": twos, "K": kings, "Q": queens, "J": jacks, "7": sevens}
+        if not 0 < sum(ranks.values()) <= 14:
+            continue
+        groups = [(n, True) for n in (kings, queens, jacks, sevens)]
+        layouts = groups_one_at_a_time(rules, jokers + twos, groups)
+        answer = opening_rank_shapes(rules, ranks)
+        if answer != (bool(layouts), True in layouts):
+            disagree.append((ranks, answer))
+    assert disagree[:5] == []
+
+
+def test_cards_by_rank_are_worth_their_class() -> None:
+    ranks = {"joker": 1, "2": 2, "A": 1, "K": 1, "9": 1, "4": 3}
+    assert ranks_to_classes(ranks) == {J: 1, TWO: 2, A: 1, HIGH: 2, LOW: 3}
+    assert opening_value(STANDARD, ranks_to_classes(ranks)) == 50 + 40 + 20 + 20 + 15
+    # K Q J may be three kings counted by class; by rank they are no meld.
+    assert opening_melds(STANDARD, {HIGH: 3})
+    assert opening_rank_shapes(STANDARD, {"K": 1, "Q": 1, "J": 1}) == (False, False)
+    assert opening_rank_shapes(STANDARD, {"K": 3}) == (True, False)
+    assert opening_rank_shapes(STANDARD, {"K": 7, "Q": 3}) == (True, True)
+    assert opening_rank_shapes(STANDARD, {}) == (True, False)  # no cards: no verdict
 
 
 def test_natural_cards_of_different_classes_meld_apart() -> None:
