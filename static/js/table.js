@@ -191,6 +191,7 @@
             clean_books: state.clean_books || 0,
             dirty_books: state.dirty_books || 0,
             wild_books: state.wild_books || 0,
+            black_three_books: state.black_three_books || 0,
             players: parseInt(teams[i].getAttribute("data-players"), 10) || 1,
             in_foot: (state.feet || []).filter(Boolean).length,
           };
@@ -421,11 +422,16 @@
       filledIn = [];
       var team = radio.value;
       var books = JSON.parse(radio.getAttribute("data-books") || "{}");
+      // A black-three book is one of the clean books going out needs (seed 003); a second
+      // one where each rank melds once is the deal check's to refuse.
+      var black = form.elements["t" + team + "-black_three_books"];
+      var blackBooks = black ? Math.max(0, whole(black) || 0) : 0;
       Object.keys(books).forEach(function (field) {
         var input = form.elements["t" + team + "-" + field];
-        if (input && (whole(input) || 0) < books[field]) {
-          filledIn.push({ input: input, from: input.value, to: String(books[field]) });
-          setValue(input, books[field]);
+        var need = field === "clean_books" ? Math.max(0, books[field] - blackBooks) : books[field];
+        if (input && (whole(input) || 0) < need) {
+          filledIn.push({ input: input, from: input.value, to: String(need) });
+          setValue(input, need);
         }
       });
     }
@@ -650,7 +656,9 @@
       }
       var any = false;
       tracked.teams.forEach(function (state, i) {
-        ["clean_books", "dirty_books", "wild_books", "red_threes"].forEach(function (field) {
+        ["clean_books", "dirty_books", "wild_books", "black_three_books", "red_threes"].forEach(function (
+          field
+        ) {
           var input = form.elements["t" + i + "-" + field];
           if (input && state[field]) {
             input.value = state[field];

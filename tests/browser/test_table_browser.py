@@ -216,6 +216,43 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     expect(page.locator("#t0-opening_meld")).to_have_value("60")
 
 
+def test_the_tracker_counts_a_black_three_book_as_a_clean_book(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """Brouillette (seed 003): a black-three book is a clean meld, one of the clean books
+    going out needs; the tracker counts it and fills it in on the deal form."""
+    with live_server.app.app_context():
+        # Three players, four decks: eight black 3s, enough for a book of seven.
+        seats = [TeamSpec("", [name]) for name in ("Ann", "Ben", "Cid")]
+        game_id = int(games.start_game("brouillette", seats).id)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}"))
+    team = page.locator('#tracker .tracker-team[data-team="0"]')
+    status = team.locator("[data-go-out]")
+    expect(status).to_contain_text("1 clean and 1 dirty book to go")
+    team.get_by_role("button", name="One more: Dirty books").tap()
+    team.get_by_role("button", name="One more: Black-three books").tap()
+    # One meld of each rank: one black-three book at most.
+    expect(team.get_by_label("Black-three books", exact=True)).to_have_attribute("max", "1")
+    team.get_by_label("Ann", exact=True).check()
+    expect(status).to_have_text(re.compile(r"^Ready to go out"))
+    follow(page.get_by_role("link", name="Enter deal 1"))
+    expect(page.locator("#t0-black_three_books")).to_have_value("1")
+    expect(page.locator("#t0-dirty_books")).to_have_value("1")
+    expect(page.locator("#t0-clean_books")).to_have_value("")
+    # Ann went out: the black-three book stands for the clean book, none is added.
+    page.locator('label[for="went_out-0"]').tap()
+    expect(page.locator("#t0-clean_books")).to_have_value("")
+    page.locator("#t0-melded").fill("400")
+    page.locator("#t1-melded").fill("100")
+    page.locator("#t2-melded").fill("100")
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".standing-card")).to_contain_text("Leader")
+    with live_server.app.app_context():
+        ann = games.load_game(game_id).deals[0].results[0].tally()
+    assert (ann.clean_books, ann.black_three_books, ann.went_out) == (0, 1, True)
+
+
 def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
     live_server: LiveServer, tablet: BrowserContext
 ) -> None:
