@@ -250,11 +250,7 @@ def check_going_out() -> dict[str, Any]:
     answers = []
     for team in teams:
         assert team is not None
-        # A black-three book is a clean meld (seed 003: "Sorte trekanter kan bruges til at
-        # skabe en ren meld"), so it counts as one of the clean books going out needs.
-        # One meld of each rank (every preset with black-three books): one of them at most.
-        black = team["black_three_books"]
-        clean = team["clean_books"] + (min(black, 1) if rules.one_meld_per_rank else black)
+        clean = rules.clean_for_going_out(team["clean_books"], team["black_three_books"])
         have = BookCount(clean, team["dirty_books"], team["wild_books"])
         check = check_go_out(rules, deal, have, players=team["players"], in_foot=team["in_foot"])
         answers.append(

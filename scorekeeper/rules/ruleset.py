@@ -163,6 +163,17 @@ class RuleSet:
             return (cards - 1) // 2
         return max(0, cards - self.min_naturals) if cards >= self.min_naturals + 1 else 0
 
+    def clean_for_going_out(self, clean_books: int, black_three_books: int) -> int:
+        """The clean books a team has toward going out: a black-three book is a clean meld
+        (seed 003: "Sorte trekanter kan bruges til at skabe en ren meld"), so it is one of
+        them; one at most where each rank melds once (a second one is no book of these
+        rules), none where the rules have no black-three books."""
+        if not self.black_three_books:
+            return clean_books
+        return clean_books + (
+            min(black_three_books, 1) if self.one_meld_per_rank else black_three_books
+        )
+
     def seatings(self, players: int) -> list[tuple[int, int]]:
         """The ways ``players`` can sit down: (number of teams, players per team)."""
         if self.play_style is PlayStyle.PARTNERSHIPS:

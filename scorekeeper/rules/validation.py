@@ -942,10 +942,7 @@ class _Checker:
     def going_out(self, i: int, team: TeamTally) -> None:
         rules = self.rules
         have = {
-            # A black-three book is a clean meld (seed 003: "Sorte trekanter kan bruges til at
-            # skabe en ren meld"): one of the clean books going out needs.
-            BookKind.CLEAN: team.clean_books
-            + (team.black_three_books if rules.black_three_books else 0),
+            BookKind.CLEAN: rules.clean_for_going_out(team.clean_books, team.black_three_books),
             BookKind.DIRTY: team.dirty_books,
             BookKind.WILD: team.wild_books,
         }

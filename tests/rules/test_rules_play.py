@@ -138,6 +138,16 @@ def test_brouillettes_last_deal_asks_more_books() -> None:
     assert last.missing == BookCount(clean=1, dirty=1)
 
 
+def test_a_black_three_book_is_one_clean_book_toward_going_out() -> None:
+    # Seed 003: "Sorte trekanter kan bruges til at skabe en ren meld"; one meld of each rank.
+    brouillette = PRESETS["brouillette"]
+    assert brouillette.clean_for_going_out(0, 1) == 1
+    assert brouillette.clean_for_going_out(2, 3) == 3  # a second one is no book of these rules
+    grows = brouillette.derive({"one_meld_per_rank": False}, id="b2", name="b2")
+    assert grows.clean_for_going_out(2, 3) == 5
+    assert STANDARD.clean_for_going_out(2, 3) == 2  # no black-three books at all
+
+
 def test_no_wild_books_needs_no_wild_book() -> None:
     check = check_go_out(
         PRESETS["no-wild-books"], 1, BookCount(clean=2, dirty=2), players=2, in_foot=2
