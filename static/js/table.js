@@ -122,9 +122,14 @@
     }
     var low = parseInt(input.min || "0", 10);
     var high = parseInt(input.max || "9999", 10);
+    var step = parseInt(button.getAttribute("data-step"), 10);
     var now = whole(input);
-    var next = (isNaN(now) ? 0 : now) + parseInt(button.getAttribute("data-step"), 10);
-    setValue(input, Math.max(low, Math.min(high, next)));
+    if (isNaN(now)) {
+      // "2.5" steps to 3 or 2, "-3" up to 0: the next whole number that way, not from 0.
+      var typed = parseFloat((input.value || "").trim());
+      now = isFinite(typed) ? (step > 0 ? Math.floor(typed) : Math.ceil(typed)) : 0;
+    }
+    setValue(input, Math.max(low, Math.min(high, now + step)));
   });
 
   /* --- the deal tracker (game page) ------------------------------------------------- */

@@ -370,3 +370,24 @@ def test_going_back_after_a_save_brings_an_empty_form_not_the_saved_deal(
     for box in ("#t0-melded", "#t1-melded", "#t1-left", "#t1-clean_books", "#t0-clean_books"):
         expect(page.locator(box)).not_to_have_value(re.compile("[1-9]"))
     expect(page.locator("#went_out-0")).not_to_be_checked()
+
+
+def test_a_step_from_a_number_that_is_not_whole_goes_to_the_next_whole_one(
+    live_server: LiveServer, page: Page
+) -> None:
+    """ "2.5" typed by mistake: + makes it 3 and - makes it 2, not 1 (counting from 0)."""
+    game_id = new_game(live_server)
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    books = page.locator("#t0-clean_books")
+    up = page.locator("#team-0").get_by_role("button", name="One more: Clean books")
+    down = page.locator("#team-0").get_by_role("button", name="One less: Clean books")
+    expect(up).to_be_visible()  # table.js has run
+    books.fill("2.5")
+    up.click()
+    expect(books).to_have_value("3")
+    books.fill("2.5")
+    down.click()
+    expect(books).to_have_value("2")
+    books.fill("-3")
+    up.click()
+    expect(books).to_have_value("0")
