@@ -578,9 +578,7 @@ class NewGameForm:
             self.summary.append((text, target))
         # "With 3 players these rules need everyone playing alone" after a seat left empty at
         # a table of two pairs: the likelier mistake is the empty seat, so say that too.
-        blank = [name for name in self.name_inputs if not self.value(name).strip()]
-        named = len(self.name_inputs) - len(blank)
-        sizes = [
+        sizes = [  # the seats named at each team
             sum(
                 1
                 for seat in range(self.seating.size)
@@ -588,6 +586,8 @@ class NewGameForm:
             )
             for team in range(self.seating.teams)
         ]
+        named = sum(sizes)
+        blank = len(self.name_inputs) - named
         # Only where the seats named cannot sit, and a table of that many players exists.
         seatable = self.rules.min_players <= named <= self.rules.max_players and bool(
             self.rules.seatings(named)
@@ -598,7 +598,7 @@ class NewGameForm:
                 "players above.",
                 "%(num)d seats have no name: fill them in, or choose a table of %(count)d "
                 "players above.",
-                len(blank),
+                blank,
                 count=named,
             )
             self.errors.setdefault("players", []).append(hint)
