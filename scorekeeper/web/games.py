@@ -29,6 +29,7 @@ from scorekeeper.extensions import db
 from scorekeeper.messages import say
 from scorekeeper.models import Game, Season
 from scorekeeper.rules import (
+    BOUNDS,
     PRESETS,
     BookCount,
     CardClass,
@@ -233,6 +234,7 @@ def show(game_id: int) -> ResponseReturnValue:
         stamp=view.stamp,
         go_out_now=_go_out_now(view),
         opening_keys=rules_text.card_keys(),
+        opening_bounds=BOUNDS["opening_meld"],
     )
 
 

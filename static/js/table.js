@@ -220,6 +220,16 @@
           line.classList.remove("enough", "short");
           return;
         }
+        var box = $('[data-track="opening"]', teams[i]);
+        if (state.opening > parseInt(box.max, 10)) {
+          // Past any opening: said in the box's own words, before the API says "points".
+          line.textContent = line.getAttribute("data-out-of-range").replace("{typed}", function () {
+            return box.value.trim();
+          });
+          line.classList.remove("enough");
+          line.classList.add("short");
+          return;
+        }
         var question = { ruleset: rules, deal: deal, points: state.opening };
         ask(section.getAttribute("data-opening-url"), question, function (status, data) {
           if (asked !== openingAsked[i]) {

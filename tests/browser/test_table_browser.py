@@ -159,7 +159,9 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     expect(team.locator("[data-opening-status]")).to_contain_text("Enough: 60 points")
     team.get_by_label("Opening meld (points)").fill("50000")
     expect(team.locator("[data-opening-status]")).not_to_contain_text("Enough")
-    expect(team.locator("[data-opening-status]")).to_have_text("points must be between 0 and 5000.")
+    expect(team.locator("[data-opening-status]")).to_have_text(
+        "Opening meld (points): from 0 to 5000, not 50000."
+    )
     team.get_by_label("Opening meld (points)").fill("60")
     expect(team.locator("[data-opening-status]")).to_contain_text("Enough: 60 points")
 
