@@ -135,3 +135,34 @@ def test_a_long_season_is_printed_smaller_to_stay_on_one_page(app: Flask) -> Non
     assert "Pair 30 & Co" in words and "Ratings chart" in words
     assert int(info(too_long)["Pages"]) > 1
     assert "Pair 150" in reading(too_long)
+
+
+def test_a_long_name_wraps_and_no_figure_or_heading_is_broken(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Names may have 80 characters: the name wraps, while every figure and every column
+    heading stays whole ("11,0" over "20" reads as another number)."""
+    long_name = "Annemarie-Christina " * 4
+    with app.app_context():
+        season = player_service.create_season("Long names", date(2026, 11, 1))
+        game = games.start_game(
+            "standard",
+            [TeamSpec("", [long_name.strip(), "Ben"]), TeamSpec("", ["Cid", "Dot"])],
+            season_id=season.id,
+        )
+        winner = TeamTally(
+            clean_books=2, dirty_books=2, wild_books=1, melded=Cards(points=600), went_out=True
+        )
+        loser = TeamTally(clean_books=1, melded=Cards(points=200), left=Cards(points=50))
+        for _deal in range(4):
+            games.record_deal(game.id, [winner, loser])
+        season_id = season.id
+    pdf = client.get(f"/seasons/{season_id}/standings.pdf").data
+    save_pngs(pdf, "standings-long-name")
+    rows = [" ".join(line.split()) for line in text(pdf).splitlines()]
+    heading = next(row for row in rows if row.startswith("# Name"))
+    assert heading == "# Name Games Wins Win rate Rating Points per game Best", heading
+    # The name takes two lines; the figures beside it are whole.
+    first = rows.index(heading) + 1
+    assert rows[first] == rows[first + 2] == "Annemarie-Christina Annemarie-Christina"
+    assert rows[first + 1] == "1 1 1 100% 1097 15,200 15,200", rows[first : first + 3]
