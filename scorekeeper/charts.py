@@ -20,7 +20,7 @@ from flask_babel import format_date, get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.extensions import decimal
+from scorekeeper.extensions import decimal, half_up
 
 if TYPE_CHECKING:
     from datetime import date
@@ -480,7 +480,7 @@ def _player_rating(
 def score_ranges_svg(chart_id: str, lines: Sequence[Line]) -> Markup:
     """Each line's worst, average and best game total."""
     rows = [
-        RangeRow(line.name, line.worst, round(line.average_per_game), line.best)
+        RangeRow(line.name, line.worst, int(half_up(line.average_per_game)), line.best)
         for line in lines
         if line.worst is not None and line.best is not None
     ]

@@ -8,6 +8,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import click
@@ -210,10 +211,18 @@ def number_group() -> str:
     return NumberStyle.current().group
 
 
+def half_up(value: float, digits: int = 0) -> Decimal:
+    """``value`` rounded as people round on paper: a half goes up, away from zero (7922.5
+    is 7923, 4.25 is 4.3), where ``round()`` and format() go to the even neighbour (7922,
+    4.2). The shortest decimal that reads back as the float is rounded (0.145 is 0.15)."""
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+
+
 def decimal(value: float, digits: int = 1) -> str:
     """``value`` with up to ``digits`` decimals (none when they are zeros), a real minus sign,
-    and digits grouped from five on as :func:`points` groups them."""
-    text = f"{abs(value):,.{digits}f}" if abs(value) >= GROUPED_FROM else f"{abs(value):.{digits}f}"
+    and digits grouped from five on as :func:`points` groups them; halves rounded up."""
+    rounded = half_up(abs(value), digits)
+    text = f"{rounded:,.{digits}f}" if rounded >= GROUPED_FROM else f"{rounded:.{digits}f}"
     if digits:
         text = text.rstrip("0").rstrip(".")
     if text.strip("0,.") == "":

@@ -28,7 +28,7 @@ from wtforms import DateField, StringField  # type: ignore[import-untyped]
 from wtforms.validators import DataRequired, Length, Optional  # type: ignore[import-untyped]
 
 from scorekeeper import charts
-from scorekeeper.extensions import NumberStyle, db, decimal
+from scorekeeper.extensions import NumberStyle, db, decimal, half_up
 from scorekeeper.messages import say
 from scorekeeper.models import Game, HouseRules
 from scorekeeper.rules import PRESETS, RuleSet
@@ -55,17 +55,18 @@ def _not_found(error: NotFound) -> ResponseReturnValue:
 
 
 def whole(value: float | None) -> str:
-    return EN_DASH if value is None else decimal(round(value), 0)
+    return EN_DASH if value is None else decimal(value, 0)
 
 
 def signed_whole(value: float) -> str:
     """A margin: always with its sign, a real minus sign for losses."""
-    number = round(value)
+    number = int(half_up(value))
     return ("+" if number >= 0 else "") + decimal(number, 0)
 
 
 def percent(value: float) -> str:
-    return NumberStyle.current().percent.format(decimal(round(value * 100), 0))
+    """A share (0.125) as a whole percentage (13 %): a half rounds up, as everywhere."""
+    return NumberStyle.current().percent.format(decimal(float(half_up(value, 2) * 100), 0))
 
 
 def wins(line: Line) -> str:

@@ -19,7 +19,7 @@ from flask_babel import force_locale, format_decimal, format_percent, get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import sheets
-from scorekeeper.extensions import decimal
+from scorekeeper.extensions import decimal, half_up
 from scorekeeper.messages import say
 from scorekeeper.rules import RuleSet
 from scorekeeper.rules.tally import NAME_LONGEST
@@ -209,8 +209,8 @@ def _standings_row(rank: int, line: Line) -> dict[str, str]:
         "games": str(line.games),
         "wins": str(format_decimal(float(line.wins), format="#,##0.##")),
         # As the standings page writes them: "50 %" in German, 12.345 but 5730.
-        "win_rate": str(format_percent(line.win_pct / 100)),
+        "win_rate": str(format_percent(half_up(line.win_pct / 100, 2))),
         "rating": "\u2013" if line.rating is None else str(line.rating),
-        "per_game": decimal(round(line.average_per_game), 0),
+        "per_game": decimal(line.average_per_game, 0),
         "best": "\u2013" if line.best is None else decimal(line.best, 0),
     }

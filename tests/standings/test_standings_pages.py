@@ -11,9 +11,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from standings_support import G1_DEALS, Season, play
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import db, decimal
 from scorekeeper.models import Season as SeasonRow
 from scorekeeper.services import rulesets, standings
+from scorekeeper.web import seasons
 
 
 def seasons_in_db(app: Flask) -> int:
@@ -303,3 +304,21 @@ def test_deleting_a_season_keeps_its_games(app: Flask, client: FlaskClient, seas
         assert again is not None
         again_id = again.id
     assert "0 finished games" in client.get(f"/seasons/{again_id}").get_data(as_text=True)
+
+
+def test_figures_round_a_half_up_wherever_they_are_shown(app: Flask) -> None:
+    """As on paper: 7922.5 points a game is 7923 (round() said 7922, and 2807.5 said 2808)."""
+    with app.test_request_context("/"):
+        assert (seasons.whole(7922.5), seasons.whole(2807.5)) == ("7923", "2808")
+        assert seasons.whole(12_344.5) == "12,345"
+        assert seasons.signed_whole(0.5) == "+1"
+        assert seasons.signed_whole(-2806.5) == "\u22122807"
+        assert (decimal(4.25), decimal(4.35), decimal(0.145, 2)) == ("4.3", "4.4", "0.15")
+        assert seasons.percent(0.125) == "13%"
+        assert seasons.percent(0.145) == "15%"
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        assert (seasons.whole(7922.5), decimal(4.25), seasons.percent(0.125)) == (
+            "7923",
+            "4,3",
+            "13\u00a0%",
+        )
