@@ -89,6 +89,11 @@ def opening_shapes(rules: RuleSet, cards: Mapping[CardClass, int]) -> tuple[bool
     return not _counted(cards) or bool(layouts), True in layouts
 
 
+# Cards by rank beyond this many are judged by kind (:func:`opening_shapes`): no hand holds
+# them, and eleven ranks beside hundreds of wild cards would take seconds.
+_RANKS_JUDGED = 200
+
+
 def ranks_to_classes(ranks: Mapping[str, int]) -> dict[CardClass, int]:
     """Cards counted by rank (``RANK_CLASSES``' keys), counted by class instead."""
     counts: dict[CardClass, int] = {}
@@ -101,13 +106,13 @@ def ranks_to_classes(ranks: Mapping[str, int]) -> dict[CardClass, int]:
 def opening_rank_shapes(rules: RuleSet, ranks: Mapping[str, int]) -> tuple[bool, bool]:
     """:func:`opening_shapes` of cards counted by rank: every rank melds apart, as aces do,
     so K Q J is no meld (counted by class, the three may be three kings)."""
+    if sum(max(0, n) for n in ranks.values()) > _RANKS_JUDGED:
+        # Far more cards than a hand holds: judged by kind, as quick at any number.
+        return opening_shapes(rules, ranks_to_classes(ranks))
     wilds = sum(max(0, n) for rank, n in ranks.items() if RANK_CLASSES[rank] in WILD_CLASSES)
     groups = [
         (n, True) for rank, n in ranks.items() if RANK_CLASSES[rank] not in WILD_CLASSES and n > 0
     ]
-    if (wilds + sum(n for n, _ in groups)) // rules.book_size > _BOOKS_TRIED:
-        # More cards than an opening from one hand: no verdict rather than seconds of work.
-        return True, True
     layouts = _layouts(rules, wilds, groups)
     return not _counted(ranks_to_classes(ranks)) or bool(layouts), True in layouts
 
@@ -144,14 +149,15 @@ _EITHER = frozenset({False, True})  # no verdict: with a book or without
 @lru_cache(maxsize=4096)
 def _class_layouts(rules: RuleSet, naturals: int, wilds: int, one_rank: bool) -> frozenset[bool]:
     """Whether ``naturals`` cards of one class and ``wilds`` wild cards beside them can be
-    melds without a book (False) and with one (True). Up to four books of each kind are
-    tried: more cards than that (no opening from one hand) get no verdict rather than a
-    wrong one."""
+    melds without a book (False) and with one (True). Cards of one rank are worked out at
+    any number; for a class of several ranks up to four books of each kind are tried, and
+    more cards than that (no opening from one hand) get no verdict rather than a wrong one."""
     size = rules.book_size
+    if one_rank:  # exact at any number of cards, and quick
+        grows = rules.books_may_grow
+        return (_growing_rank_layouts if grows else _rank_layouts)(rules, naturals, wilds)
     if (naturals + wilds) // size > _BOOKS_TRIED:
         return _EITHER
-    if one_rank:
-        return _rank_layouts(rules, naturals, wilds)
     alone = _without_wild_books(rules)  # wild melds are counted apart, once
     found = set()
     for clean in range(naturals // size + 1):
@@ -165,41 +171,45 @@ def _rank_layouts(rules: RuleSet, naturals: int, wilds: int) -> frozenset[bool]:
     """The same for cards of a single rank (aces): books, and beside them one unfinished
     meld at the most (seed 000: "Het is partners niet toegestaan twee onvolledige
     combinaties van gelijke rang te hebben"); one meld in all where the rules allow one
-    meld of each rank."""
-    size = rules.book_size
-    largest = naturals + wilds if rules.books_may_grow else size
-    books = [
-        (total - w, w)
-        for total in range(size, largest + 1)
-        for w in range(total)
-        if w <= rules.max_wilds(total)
-    ]
-    melds = {
-        (total - w, w)
-        for total in range(3, size)
-        for w in range(total)
-        if w <= rules.max_wilds(total)
-    }
+    meld of each rank. Books of exactly ``book_size`` cards (see
+    :func:`_growing_rank_layouts` where they grow).
+
+    Worked out, not tried: with ``k`` books, the cards left make the meld beside them (none,
+    or 3 to ``book_size - 1`` cards), and the wild cards fit when they are no more than the
+    books and the meld can hold; every book and meld then has a natural card."""
+    size, total = rules.book_size, naturals + wilds
     found = set()
-    if (naturals, wilds) in melds:
+    if naturals and 3 <= total < size and wilds <= _most_wilds(rules, total):
         found.add(False)
-    if (naturals, wilds) in books:
-        found.add(True)
-    if not rules.one_meld_per_rank:
-        # Two books or more, and perhaps a meld: the sums of one book and more.
-        sums = {(n, w) for n, w in books if n <= naturals and w <= wilds}
-        for _ in range((naturals + wilds) // size):
-            for n, w in sums:
-                rest = (naturals - n, wilds - w)
-                if rest in melds or rest in books:
-                    found.add(True)
-            sums = {
-                (n + bn, w + bw)
-                for n, w in sums
-                for bn, bw in books
-                if n + bn <= naturals and w + bw <= wilds  # no more cards than were given
-            }
+    most_books = min(1, total // size) if rules.one_meld_per_rank else total // size
+    for books in range(1, most_books + 1):
+        rest = total - books * size
+        if rest and (rules.one_meld_per_rank or not 3 <= rest < size):
+            continue
+        room = books * _most_wilds(rules, size) + (_most_wilds(rules, rest) if rest else 0)
+        if wilds <= room:
+            found.add(True)
+            break
     return frozenset(found)
+
+
+def _most_wilds(rules: RuleSet, cards: int) -> int:
+    """The most wild cards a meld of ``cards`` cards of one rank holds: at least one of its
+    cards is natural."""
+    return min(rules.max_wilds(cards), cards - 1)
+
+
+def _growing_rank_layouts(rules: RuleSet, naturals: int, wilds: int) -> frozenset[bool]:
+    """:func:`_rank_layouts` where books grow: one meld short of a book, or one book of all
+    the cards. Nothing else needs trying: every wild-card limit lets a meld of all the
+    cards hold at least as many wild cards as any split of them into books and a meld
+    (``max_wilds(a) + max_wilds(b) <= max_wilds(a + b)``), so if some layout with a book
+    exists, the one book does."""
+    total = naturals + wilds
+    fits = naturals > 0 and total >= 3 and wilds <= _most_wilds(rules, total)
+    if not fits:
+        return frozenset()
+    return frozenset({total >= rules.book_size})
 
 
 @lru_cache(maxsize=1024)

@@ -95,9 +95,23 @@ def test_cards_given_by_rank_meld_rank_by_rank(api: Api) -> None:
     ranks = {"K": 3, "7": 3, "A": 2, "joker": 1}
     status, body = opening(api, deal=3, ranks=ranks)
     assert (status, body["value"], body["minimum"], body["enough"]) == (200, 135, 120, True)
-    # Ranks that all count zero are still counted: no cards at all are no verdict.
+    # A rank counted zero times is no card: no melds to judge, and 0 points, not enough.
     status, body = opening(api, deal=1, ranks={"K": 0})
-    assert (status, body["value"], body["enough"]) == (200, 0, False)
+    assert (status, body["value"], body["enough"], body["short"]) == (200, 0, False, 50)
+    assert not body["message"].startswith("Not enough: no melds yet.")
+
+
+def test_many_cards_by_rank_still_need_every_rank_to_meld(api: Api) -> None:
+    # A lone 4 beside 34 kings melds nowhere (RULES.md: a meld is 3+ cards of one rank).
+    status, body = opening(api, deal=1, ranks={"K": 34, "4": 1})
+    assert (status, body["enough"]) == (200, False)
+    # Saskatchewan's deal 4: three of each of the eleven ranks and two jokers hold no canasta.
+    eleven = {rank: 3 for rank in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")}
+    body = opening(api, ruleset="saskatchewan", deal=4, ranks={**eleven, "joker": 2})[1]
+    assert body["enough"] is False
+    # Thirty-six aces, where a book has exactly seven cards: five books and an ace.
+    assert opening(api, deal=1, ranks={"A": 36})[1]["enough"] is False
+    assert opening(api, deal=1, ranks={"A": 35})[1]["enough"] is True
 
 
 def test_saskatchewans_canasta_given_by_rank_is_of_one_rank(api: Api) -> None:

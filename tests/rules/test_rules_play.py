@@ -15,6 +15,7 @@ from scorekeeper.rules.play import (
     opening_melds,
     opening_points_step,
     opening_rank_shapes,
+    opening_shapes,
     opening_value,
     ranks_to_classes,
 )
@@ -270,6 +271,30 @@ def test_cards_by_rank_agree_with_trying_every_layout(rules_id: str) -> None:
         if answer != (bool(layouts), True in layouts):
             disagree.append((ranks, answer))
     assert disagree[:5] == []
+
+
+@pytest.mark.parametrize(
+    "rules_id", [name for name, rules in sorted(OPENING_RULES.items()) if not rules.books_may_grow]
+)
+def test_many_cards_of_one_rank_are_judged_exactly(rules_id: str) -> None:
+    # Up to six books of aces and beyond: worked out, not tried, so no cut-off (36 aces where a
+    # book has exactly seven cards are five books and an ace: no opening).
+    rules = OPENING_RULES[rules_id]
+    disagree = []
+    for aces, jokers in itertools.product(range(45), range(8)):
+        layouts = groups_one_at_a_time(rules, jokers, [(aces, True)])
+        answer = opening_rank_shapes(rules, {"A": aces, "joker": jokers})
+        if answer != (bool(layouts) or not aces + jokers, True in layouts):
+            disagree.append((aces, jokers, answer))
+    assert disagree[:5] == []
+
+
+def test_more_cards_by_rank_than_any_hand_holds_are_judged_by_kind() -> None:
+    ranks = {"K": 150, "Q": 40, "4": 1, "joker": 10}
+    assert opening_rank_shapes(STANDARD, ranks) == opening_shapes(
+        STANDARD, ranks_to_classes(ranks)
+    )
+    assert opening_rank_shapes(STANDARD, {"K": 34, "4": 1})[0] is False  # a lone 4
 
 
 def test_cards_by_rank_are_worth_their_class() -> None:
