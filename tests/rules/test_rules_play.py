@@ -291,9 +291,7 @@ def test_many_cards_of_one_rank_are_judged_exactly(rules_id: str) -> None:
 
 def test_more_cards_by_rank_than_any_hand_holds_are_judged_by_kind() -> None:
     ranks = {"K": 150, "Q": 40, "4": 1, "joker": 10}
-    assert opening_rank_shapes(STANDARD, ranks) == opening_shapes(
-        STANDARD, ranks_to_classes(ranks)
-    )
+    assert opening_rank_shapes(STANDARD, ranks) == opening_shapes(STANDARD, ranks_to_classes(ranks))
     assert opening_rank_shapes(STANDARD, {"K": 34, "4": 1})[0] is False  # a lone 4
 
 
