@@ -302,6 +302,8 @@ def _render_deal(
                 if count
             },
             card_points={card.value: rules.card_values.of(card) for card in CardClass},
+            # How many black-three books stand for clean books going out needs.
+            black_three_counted=rules.clean_for_going_out(0, BOUNDS["black_three_books"][1]),
         ),
         status,
     )

@@ -437,10 +437,11 @@
       filledIn = [];
       var team = radio.value;
       var books = JSON.parse(radio.getAttribute("data-books") || "{}");
-      // A black-three book is one of the clean books going out needs (seed 003); a second
-      // one where each rank melds once is the deal check's to refuse.
+      // A black-three book is one of the clean books going out needs (seed 003), as many as
+      // the rules count (data-black-three-books: RuleSet.clean_for_going_out's cap).
       var black = form.elements["t" + team + "-black_three_books"];
-      var blackBooks = black ? Math.max(0, whole(black) || 0) : 0;
+      var counted = parseInt(radio.getAttribute("data-black-three-books") || "0", 10);
+      var blackBooks = black ? Math.min(counted, Math.max(0, whole(black) || 0)) : 0;
       Object.keys(books).forEach(function (field) {
         var input = form.elements["t" + team + "-" + field];
         var need = field === "clean_books" ? Math.max(0, books[field] - blackBooks) : books[field];
@@ -706,6 +707,12 @@
     });
 
     form.addEventListener("input", function (event) {
+      // A black-three book counted after choosing who went out: the clean book filled in
+      // for going out is taken back where the black-three book stands for it.
+      var went = form.querySelector('input[name="went_out"]:checked');
+      if (went && event.target.name === "t" + went.value + "-black_three_books") {
+        wentOut(went);
+      }
       countsChanged(event.target);
       saveDraft();
       refreshSoon();

@@ -245,6 +245,14 @@ def test_the_tracker_counts_a_black_three_book_as_a_clean_book(
     # Ann went out: the black-three book stands for the clean book, none is added.
     page.locator('label[for="went_out-0"]').tap()
     expect(page.locator("#t0-clean_books")).to_have_value("")
+    # The other way round: going out first fills in a clean book, which the black-three
+    # book counted afterwards takes back.
+    page.locator("#team-0").get_by_role("button", name="One less: Black-three books").tap()
+    page.locator('label[for="went_out-1"]').tap()
+    page.locator('label[for="went_out-0"]').tap()
+    expect(page.locator("#t0-clean_books")).to_have_value("1")
+    page.locator("#team-0").get_by_role("button", name="One more: Black-three books").tap()
+    expect(page.locator("#t0-clean_books")).to_have_value("")
     page.locator("#t0-melded").fill("400")
     page.locator("#t1-melded").fill("100")
     page.locator("#t2-melded").fill("100")
