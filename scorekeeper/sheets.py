@@ -420,9 +420,15 @@ def _lines(rules: RuleSet, with_opening: bool = False) -> list[_Line]:
 
 
 def _opening(rules: RuleSet, n: int) -> tuple[str, bool]:
-    """Deal ``n``'s opening minimum, and whether the opening must be a concealed book."""
+    """What deal ``n``'s opening needs (its minimum, or a concealed book), and whether that is
+    a concealed book: then no minimum counts (seed 003: "i fjerde runde har brug for en
+    skjult canasta", instead of the points of the other deals)."""
     deal = rules.deal(n)
-    return number(deal.opening_minimum), deal.opening_needs_concealed_book
+    if deal.opening_needs_concealed_book:
+        # TRANSLATORS: what an opening needs in a deal, in a narrow column beside the
+        # other deals' minimums (50, 90, 120).
+        return _("concealed book"), True
+    return number(deal.opening_minimum), False
 
 
 # ---------------------------------------------------------------------------
@@ -444,11 +450,7 @@ def rules_card(rules: RuleSet) -> RulesCard:
         )
     deals = []
     for n in range(1, rules.deal_count + 1):
-        minimum, concealed = _opening(rules, n)
-        need = rules_text.go_out_phrase(rules.deal(n).go_out)
-        if concealed:
-            need = _("%(books)s; open with a concealed book instead of points", books=need)
-        deals.append((n, minimum, need))
+        deals.append((n, _opening(rules, n)[0], rules_text.go_out_phrase(rules.deal(n).go_out)))
     if rules.play_style is PlayStyle.INDIVIDUALS:
         # Nobody has a partner to wait for or to ask when everyone plays alone.
         rules = replace(rules, partner_in_foot_to_go_out=False, permission_to_go_out=False)

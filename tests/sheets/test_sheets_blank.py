@@ -120,9 +120,18 @@ def test_blank_sheet_of_each_preset_shows_its_numbers(client: FlaskClient, prese
     assert info(pdf)["Pages"] == "1"
     expected = EXPECTED[preset]
 
-    # One block per deal, headed with its opening minimum and a dealer line.
-    for number, minimum in enumerate((50, 90, 120, 150), start=1):
-        assert f"Deal {number} Opening {minimum}" in flat
+    # One block per deal, headed with its opening minimum (Saskatchewan's deal 4: a concealed
+    # book instead) and a dealer line.
+    rules = PRESETS[preset]
+    openings: list[int | str] = [
+        "concealed" if rules.deal(n).opening_needs_concealed_book else minimum
+        for n, minimum in enumerate((50, 90, 120, 150), start=1)
+    ]
+    for number, minimum in enumerate(openings, start=1):
+        if minimum == "concealed":  # "a concealed book" on the line below
+            assert re.search(rf"Deal {number} Opening(?! \d)", flat)
+        else:
+            assert f"Deal {number} Opening {minimum}" in flat
     assert flat.count("Dealer:") == 4
     for line in expected["lines"]:
         assert line in flat, line
@@ -141,11 +150,10 @@ def test_blank_sheet_of_each_preset_shows_its_numbers(client: FlaskClient, prese
     assert "RULES CARD" in page
     assert re.search(r"Jokers\s+50\b", page)
     assert re.search(rf"Black 3s\s+{MINUS}5\b", page)
-    rules = PRESETS[preset]
     assert re.search(rf"Clean book\s+{rules.clean_book_bonus}\b", page)
     assert re.search(rf"Dirty book\s+{rules.dirty_book_bonus}\b", page)
     for number, (minimum, need) in enumerate(
-        zip((50, 90, 120, 150), expected["go_out"], strict=True), start=1
+        zip(openings, expected["go_out"], strict=True), start=1
     ):
         assert re.search(rf"^\s*.*\b{number}\s+{minimum}\b.*{re.escape(need)}", page, re.M), (
             number,
@@ -156,16 +164,16 @@ def test_blank_sheet_of_each_preset_shows_its_numbers(client: FlaskClient, prese
 def test_the_concealed_book_deal_says_so(client: FlaskClient) -> None:
     pdf = blank(client, ruleset="saskatchewan")
     deals = squeeze(text(pdf)).split("RULES CARD")[0]
-    # Under deal 4's heading (the right-hand block of the second row of deals).
-    heading = next(line for line in deals.splitlines() if "Deal 4 Opening 150" in line)
+    # Seed 003: deal 4 needs a concealed canasta instead of the points of the other deals,
+    # so its heading names no minimum (it said "Opening 150 or a concealed book").
+    heading = next(line for line in deals.splitlines() if "Deal 4 Opening" in line)
     below = deals.splitlines()[deals.splitlines().index(heading) + 1]
-    assert below.strip().endswith("or a concealed book")
+    assert below.strip().endswith("a concealed book")
+    assert "150" not in heading + below
     assert deals.count("concealed") == 1
     card = reading(pdf).split("RULES CARD")[1]
-    assert (
-        "4 150 1 clean, 1 dirty and 1 wild book; open with a concealed book instead of points"
-        in card
-    )
+    assert "3 120 1 clean, 1 dirty and 1 wild book 4 concealed 1 clean" in card  # "book" wraps
+    assert not re.search(r"\b150\b", card)
 
 
 def test_red_three_rules_are_on_the_card(client: FlaskClient) -> None:
