@@ -204,6 +204,21 @@ class Layout:
         padding_mm = 0.8 if self.dense else 1.6
         return max((width_mm - padding_mm) / (5 * 0.64 * PT_MM), MIN_FONT_PT)
 
+    def figure_scale(self, figure: str, column: str = "points") -> float:
+        """How much to shrink a figure so it stays in its cell (1.0: as it is). Five
+        characters fit a points cell at any type size the sheet chooses (see most_font_pt);
+        house rules' bonuses of 10000 print -20000, which seven teams side by side have no
+        room for. ``column``: "points", "sum" (a sum's cell, spanning the count column too)
+        or "rate" (what one of a line is worth, "x -10000")."""
+        pct = {
+            "points": self.points_pct,
+            "sum": self.count_pct + self.points_pct,
+            "rate": self.rate_pct,
+        }[column]
+        width_mm = (self.paper.width_mm - 2 * MARGIN_MM) * pct / 100 - (0.8 if self.dense else 1.6)
+        needed_mm = len(figure) * 0.64 * self.font_pt * PT_MM
+        return 1.0 if needed_mm <= width_mm else round(max(width_mm / needed_mm, 0.5), 2)
+
     def with_row(self, row_mm: float) -> Layout:
         """The same sheet with another row height, and the type size that goes with it."""
         row_mm = max(round(row_mm, 2), MIN_ROW_MM)

@@ -133,3 +133,26 @@ def test_a_long_name_of_a_special_book_wraps_in_its_row(app: Flask, client: Flas
         assert clashes(pdf) == []
         # Four deal blocks and the rules card each print the whole name.
         assert sum(len(run) for run in re.findall(r"B{3,}", reading(pdf))) == 5 * 80
+
+
+def test_six_character_figures_stay_in_their_cells_seven_teams_across(
+    app: Flask, client: FlaskClient
+) -> None:
+    """House rules allow bonuses and penalties up to 10000: two red threes caught print
+    -20000 in a points cell a seventh of the page wide, which once ran into the next
+    team's count ("-200000" read back)."""
+    bonuses = ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus")
+    overrides = {**dict.fromkeys(bonuses, 10_000), "red_three_penalty": 10_000, "deal_count": 12}
+    with app.app_context():
+        ruleset_id = rulesets.create_house_rules("Big bonuses", "simpson", overrides).id
+        players = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus")
+        game = games.start_game(ruleset_id, [TeamSpec("", [name]) for name in players])
+        out = replace(OUT, clean_books=1, dirty_books=1, wild_books=0, red_threes=0)
+        caught = replace(STAYING, clean_books=0, red_threes=0, red_threes_caught=2)
+        games.record_deal(game.id, [out, *[caught] * 6])
+        game_id = game.id
+    pdf = client.get(f"/games/{game_id}/sheet.pdf").data
+    save_pngs(pdf, "game-7-teams-big-figures")
+    words = reading(pdf).split()
+    assert words.count("\u221220000") == 6, [w for w in words if "20000" in w]
+    assert clashes(pdf) == []
