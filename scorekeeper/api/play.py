@@ -17,7 +17,7 @@ from scorekeeper.rules import (
     TeamTally,
     team_phrase,
 )
-from scorekeeper.rules.cards import RANK_CLASSES
+from scorekeeper.rules.cards import NATURAL_CLASSES, RANK_CLASSES
 from scorekeeper.rules.i18n import N_, NP_
 from scorekeeper.rules.play import (
     OPENING_CLASSES,
@@ -50,7 +50,7 @@ RULESET_REF = {
 def check_opening_meld() -> dict[str, Any]:
     """Is this planned opening meld enough in this deal? Give its cards or its points."""
     data = json_body()
-    problems = unknown_fields(data, ("ruleset", "deal", "cards", "ranks", "points"))
+    problems = unknown_fields(data, ("ruleset", "deal", "cards", "ranks", "top_discard", "points"))
     points: int | None = None
     counts: dict[CardClass, int] = {}
     ranks: dict[str, int] = {}
@@ -70,6 +70,7 @@ def check_opening_meld() -> dict[str, Any]:
     else:
         ranks = _counts(data["ranks"], "ranks", {rank: rank for rank in RANK_CLASSES}, problems)
         counts = ranks_to_classes(ranks)
+    pickup_pair = _pickup_pair(data, ranks, problems)
     rules, deal = rules_and_deal(data, problems)
     melds, book = True, None
     if points is None:
@@ -90,7 +91,7 @@ def check_opening_meld() -> dict[str, Any]:
                 )
             ]
         )
-    check = check_opening(rules, deal, points, melds=melds, book=book)
+    check = check_opening(rules, deal, points, melds=melds, book=book, pickup_pair=pickup_pair)
     return {
         "deal": deal,
         "value": check.value,
@@ -100,6 +101,29 @@ def check_opening_meld() -> dict[str, Any]:
         "concealed_book": check.concealed_book,
         "message": rules_text.opening_check_phrase(check, deal),
     }
+
+
+def _pickup_pair(
+    data: dict[str, Any], ranks: dict[str, int], problems: list[Problem]
+) -> int | None:
+    """With ``top_discard`` (an opening with a pickup of the discard pile, its cards given by
+    rank, the top discard among them): the natural cards of its rank the hand adds."""
+    if "top_discard" not in data:
+        return None
+    top = data["top_discard"]
+    if "ranks" not in data:
+        problems.append(problem("top_discard", N_("%(field)s goes with the cards given by rank.")))
+    elif not isinstance(top, str) or RANK_CLASSES.get(top) not in NATURAL_CLASSES:
+        problems.append(
+            problem("top_discard", N_("%(field)s must be the rank of a natural card, 4 to ace."))
+        )
+    elif ranks.get(top, 0) < 1:
+        problems.append(
+            problem("top_discard", N_("%(field)s must be one of the cards given by rank."))
+        )
+    else:
+        return ranks[top] - 1
+    return None
 
 
 def _counts(value: Any, field: str, known: dict[str, K], problems: list[Problem]) -> dict[K, int]:
@@ -327,6 +351,17 @@ def _openapi() -> None:
                         "these): every rank melds apart, so K Q J is no meld. With a pickup, "
                         "count only the top discard and the player's own cards.",
                     ),
+                    "top_discard": {
+                        "type": "string",
+                        "enum": [
+                            rank for rank, card in RANK_CLASSES.items() if card in NATURAL_CLASSES
+                        ],
+                        "description": "With ranks: the opening comes with a pickup of the "
+                        "discard pile, and this is the top discard's rank (counted in ranks). "
+                        "Every seed asks two natural cards of that rank from the hand: fewer "
+                        "are never enough, nor is a pickup where the deal opens with a "
+                        "concealed book.",
+                    },
                     "points": {
                         "type": "integer",
                         "minimum": 0,

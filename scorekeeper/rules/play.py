@@ -24,6 +24,10 @@ OPENING_CLASSES = (
 )
 
 
+# Natural cards of the top discard's rank a hand must hold to pick up the discard pile.
+PICKUP_PAIR = 2
+
+
 @dataclass(frozen=True)
 class OpeningCheck:
     """A planned opening meld against the deal's minimum."""
@@ -36,9 +40,23 @@ class OpeningCheck:
     melds: bool = True
     # A complete book is among them; None when only points were given.
     book: bool | None = None
+    # With a pickup of the discard pile: the natural cards of the top discard's rank the
+    # player's own hand adds to it (every seed asks two); None when no pickup was told.
+    pickup_pair: int | None = None
+
+    @property
+    def pickup_ok(self) -> bool:
+        """No pickup, or one the hand holds the pair for (seed 003: "du skal have to kort,
+        der har samme rang som dette øverste kort"); never in a deal that opens with a
+        concealed book, which comes from the player's own hand only."""
+        if self.pickup_pair is None:
+            return True
+        return not self.concealed_book and self.pickup_pair >= PICKUP_PAIR
 
     @property
     def enough(self) -> bool:
+        if not self.pickup_ok:
+            return False
         if self.concealed_book:
             return self.melds and self.book is True
         return self.melds and self.value >= self.minimum
@@ -243,11 +261,19 @@ def opening_points_step(rules: RuleSet) -> int:
 
 
 def check_opening(
-    rules: RuleSet, deal: int, points: int, *, melds: bool = True, book: bool | None = None
+    rules: RuleSet,
+    deal: int,
+    points: int,
+    *,
+    melds: bool = True,
+    book: bool | None = None,
+    pickup_pair: int | None = None,
 ) -> OpeningCheck:
     """Whether an opening worth ``points`` is enough in deal ``deal`` (1-based); ``melds``
     says whether its cards make melds at all (see :func:`opening_melds`), ``book`` whether a
-    complete book is among them (:func:`opening_book`; None: only points are known)."""
+    complete book is among them (:func:`opening_book`; None: only points are known),
+    ``pickup_pair`` how many natural cards of the top discard's rank the hand adds to a
+    pickup of the discard pile (None: no pickup)."""
     rule = rules.deal(deal)
     return OpeningCheck(
         value=points,
@@ -255,6 +281,7 @@ def check_opening(
         concealed_book=rule.opening_needs_concealed_book,
         melds=melds,
         book=book,
+        pickup_pair=pickup_pair,
     )
 
 

@@ -27,7 +27,7 @@ from scorekeeper.rules import (
     SpecialBook,
     WildLimit,
 )
-from scorekeeper.rules.cards import RANK_CLASSES
+from scorekeeper.rules.cards import NATURAL_CLASSES, RANK_CLASSES
 from scorekeeper.rules.play import GoOutCheck, OpeningCheck
 
 EN_DASH = "\u2013"
@@ -173,6 +173,11 @@ class CardKey:
     name: str
     card: CardClass
     rank: str
+
+    @property
+    def natural(self) -> bool:
+        """A natural card (4 to ace): one that can be picked up from the discard pile."""
+        return self.card in NATURAL_CLASSES
 
 
 def card_keys() -> list[CardKey]:
@@ -482,6 +487,20 @@ def player_counts(rules: RuleSet) -> list[int]:
 
 def opening_check_phrase(check: OpeningCheck, deal: int) -> str:
     """The verdict on a planned opening meld, e.g. "Not enough: 60 points, 30 short of 90."."""
+    if check.concealed_book and check.pickup_pair is not None:
+        return _(
+            "Not enough: deal %(deal)d opens with a concealed book (canasta) from the "
+            "player's own hand, never with a pickup of the discard pile.",
+            deal=deal,
+        )
+    if not check.pickup_ok:
+        return ngettext(
+            "Not enough: picking up the discard pile needs two natural cards of the top "
+            "discard's rank from the hand, and these cards hold %(num)d.",
+            "Not enough: picking up the discard pile needs two natural cards of the top "
+            "discard's rank from the hand, and these cards hold %(num)d.",
+            check.pickup_pair or 0,
+        )
     if check.concealed_book and check.book is None:
         return _(
             "Deal %(deal)d opens with a concealed book (canasta) from the player's own hand, "

@@ -284,7 +284,7 @@
     }
     var rules = JSON.parse(box.getAttribute("data-ruleset"));
     var deal = parseInt(box.getAttribute("data-deal"), 10);
-    var picked = []; // [{card: the rank the API names, rank: the letter on the card}]
+    var picked = []; // [{card: the rank the API names, rank: the letter on it, natural}]
     var checkerAsked = 0; // questions asked so far: only the latest one's answer is shown
     var list = $("[data-picked]", box);
     var verdict = $("[data-verdict]", box);
@@ -318,10 +318,11 @@
       picked.forEach(function (p) {
         ranks[p.card] = (ranks[p.card] || 0) + 1;
       });
-      ask(box.getAttribute("data-url"), { ruleset: rules, deal: deal, ranks: ranks }, function (
-        status,
-        data
-      ) {
+      var question = { ruleset: rules, deal: deal, ranks: ranks };
+      if (pickup.checked && picked[0].natural) {
+        question.top_discard = picked[0].card; // the hand must hold two more of its rank
+      }
+      ask(box.getAttribute("data-url"), question, function (status, data) {
         if (asked !== checkerAsked) {
           return; // an older answer, arriving after a newer question
         }
@@ -329,13 +330,21 @@
           verdict.textContent = data.message;
           verdict.classList.toggle("enough", data.enough);
           verdict.classList.toggle("short", !data.enough);
+        } else {
+          // No verdict on these cards: never the last one, which was about other cards.
+          verdict.textContent = "";
+          verdict.classList.remove("enough", "short");
         }
       });
     }
     box.addEventListener("click", function (event) {
       var key = event.target.closest("button.card-key");
       if (key) {
-        picked.push({ card: key.getAttribute("data-card"), rank: key.getAttribute("data-rank") });
+        picked.push({
+          card: key.getAttribute("data-card"),
+          rank: key.getAttribute("data-rank"),
+          natural: key.hasAttribute("data-natural"),
+        });
         update();
       } else if (event.target.closest("[data-remove-last]")) {
         picked.pop();

@@ -114,6 +114,42 @@ def test_many_cards_by_rank_still_need_every_rank_to_meld(api: Api) -> None:
     assert opening(api, deal=1, ranks={"A": 35})[1]["enough"] is True
 
 
+def test_a_pickup_needs_two_cards_of_the_top_discards_rank_from_the_hand(api: Api) -> None:
+    # Seed 003: "du skal have to kort, der har samme rang som dette øverste kort" (001 and
+    # 002 say the same). Top discard a king, one more king, a 2, A A joker: 130 points in
+    # deal 3, and K K 2 is a meld, but the hand adds one king, not two.
+    ranks = {"K": 2, "2": 1, "A": 2, "joker": 1}
+    status, body = opening(api, deal=3, ranks=ranks, top_discard="K")
+    assert (status, body["value"], body["enough"]) == (200, 130, False)
+    assert body["message"] == (
+        "Not enough: picking up the discard pile needs two natural cards of the top discard's "
+        "rank from the hand, and these cards hold 1."
+    )
+    assert opening(api, deal=3, ranks=ranks)[1]["enough"] is True  # drawn, not picked up
+    status, body = opening(api, deal=3, ranks={**ranks, "K": 3}, top_discard="K")
+    assert (status, body["value"], body["enough"]) == (200, 140, True)
+    # Saskatchewan's deal 4 opens from the player's own hand: never with a pickup.
+    body = opening(api, ruleset="saskatchewan", deal=4, ranks={"K": 7}, top_discard="K")[1]
+    assert body["enough"] is False
+    assert "never with a pickup of the discard pile" in body["message"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"cards": {"aces": 3}, "top_discard": "A"}, "goes with the cards given by rank"),
+        ({"ranks": {"joker": 1, "A": 2}, "top_discard": "joker"}, "natural card, 4 to ace"),
+        ({"ranks": {"A": 3}, "top_discard": 4}, "natural card, 4 to ace"),
+        ({"ranks": {"A": 3}, "top_discard": "K"}, "one of the cards given by rank"),
+    ],
+)
+def test_a_top_discard_that_cannot_be_is_400(api: Api, body: dict[str, Any], message: str) -> None:
+    status, answer = opening(api, deal=1, **body)
+    assert status == 400
+    assert [p["field"] for p in answer["errors"]] == ["top_discard"]
+    assert message in answer["errors"][0]["message"]
+
+
 def test_saskatchewans_canasta_given_by_rank_is_of_one_rank(api: Api) -> None:
     # Seed 003: "en komplet meld på syv kort": seven kings, not four kings and three queens.
     sask = {"ruleset": "saskatchewan", "deal": 4}

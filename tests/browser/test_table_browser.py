@@ -189,6 +189,12 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     # With a pickup: the first card is the top discard, the rest come from the hand.
     checker.get_by_label("Opening with a pickup of the discard pile").check()
     expect(checker.locator("[data-picked]")).to_have_text("Top discard: A; from the hand: A")
+    # A pickup needs two aces from the hand beside the top one: A A is short of that.
+    expect(checker.locator("[data-verdict]")).to_contain_text(
+        "picking up the discard pile needs two natural cards of the top discard's rank"
+    )
+    checker.locator('button.card-key[data-rank="A"]').tap()
+    expect(checker.locator("[data-verdict]")).to_contain_text("Enough: 60 points")
     checker.get_by_label("Opening with a pickup of the discard pile").uncheck()
     # K Q J 10 9 are worth 50 points, but five ranks make no meld; K K K and a 2 do.
     checker.get_by_role("button", name="Clear", exact=True).tap()

@@ -295,6 +295,17 @@ def test_more_cards_by_rank_than_any_hand_holds_are_judged_by_kind() -> None:
     assert opening_rank_shapes(STANDARD, {"K": 34, "4": 1})[0] is False  # a lone 4
 
 
+def test_a_pickup_needs_two_natural_cards_of_the_top_discards_rank_from_the_hand() -> None:
+    # Seeds 001 ("zwei Karten desselben Werts wie die oberste Karte"), 002, 003.
+    assert not check_opening(STANDARD, 1, 60, pickup_pair=1).enough
+    assert check_opening(STANDARD, 1, 60, pickup_pair=2).enough
+    assert not check_opening(STANDARD, 1, 40, pickup_pair=2).enough  # still the minimum
+    # Saskatchewan's deal 4: a concealed canasta from the hand, never with a pickup.
+    sask = PRESETS["saskatchewan"]
+    assert not check_opening(sask, 4, 70, book=True, pickup_pair=6).enough
+    assert check_opening(sask, 4, 70, book=True).enough
+
+
 def test_cards_by_rank_are_worth_their_class() -> None:
     ranks = {"joker": 1, "2": 2, "A": 1, "K": 1, "9": 1, "4": 3}
     assert ranks_to_classes(ranks) == {J: 1, TWO: 2, A: 1, HIGH: 2, LOW: 3}
