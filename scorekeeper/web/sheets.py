@@ -59,10 +59,16 @@ def _refused(error: ServiceError) -> ResponseReturnValue:
     return render_template("sheets/problem.html", messages=messages), error.status
 
 
+def _shown(typed: str) -> str:
+    """What was typed, said back: shortened with an ellipsis past 24 characters, so a cut
+    never reads as another value (a game id of 23 digits once showed as one of 20)."""
+    return typed if len(typed) <= 24 else typed[:23] + "\u2026"
+
+
 def _paper() -> sheets.Paper:
     paper = request.args.get("paper", "a4").strip().lower()
     if paper not in sheets.PAPERS:
-        raise _BadOptions([_("Paper must be a4 or letter, not “%(paper)s”.", paper=paper[:20])])
+        raise _BadOptions([_("Paper must be a4 or letter, not “%(paper)s”.", paper=_shown(paper))])
     return sheets.PAPERS[paper]
 
 
@@ -78,7 +84,7 @@ def _language() -> str:
                 _(
                     "The sheet's language must be one of %(languages)s, not “%(lang)s”.",
                     languages=", ".join(languages),
-                    lang=lang[:20],
+                    lang=_shown(lang),
                 )
             ]
         )
@@ -95,7 +101,7 @@ def _rules(ref: str) -> RuleSet:
     if not _RULES_ID.match(ref):
         raise _BadOptions([_("ruleset must be the id of a rules preset or of your house rules.")])
     if ref.isdigit() and int(ref) > _LARGEST_ID:
-        raise _BadOptions([_("There are no rules called %(id)s.", id=ref[:20])], status=404)
+        raise _BadOptions([_("There are no rules called %(id)s.", id=_shown(ref))], status=404)
     return rulesets.resolve(ref)
 
 
@@ -104,17 +110,17 @@ def _teams(rules: RuleSet) -> int:
     raw = request.args.get("teams", "").strip()
     if not raw:
         return allowed[0]
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 3:
+    if not raw.isascii() or not raw.isdigit():
         raise _BadOptions([_("teams must be a whole number, such as 2.")])
-    teams = int(raw)
+    teams = int(raw) if len(raw) <= 3 else 0  # 99999 teams: no sheet has them either
     if teams not in allowed:
         raise _BadOptions(
             [
                 _(
                     "A sheet for these rules has %(allowed)s columns (one per team, or per "
-                    "player playing alone), not %(teams)d.",
+                    "player playing alone), not %(teams)s.",
                     allowed=rules_text.join_or([str(n) for n in allowed]),
-                    teams=teams,
+                    teams=_shown(raw),
                 )
             ]
         )
@@ -165,7 +171,7 @@ def game(game_id: int) -> ResponseReturnValue:
     paper = _paper()
     lang = _language()
     if game_id > _LARGEST_ID:
-        raise _BadOptions([_("There is no game %(id)s.", id=str(game_id)[:20])], status=404)
+        raise _BadOptions([_("There is no game %(id)s.", id=_shown(str(game_id)))], status=404)
     view = game_service.read_game(game_id)
     with force_locale(lang):
         pdf = sheets.game_sheet_pdf(view, paper)

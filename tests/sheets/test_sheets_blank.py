@@ -334,7 +334,10 @@ def test_partnership_rules_print_up_to_four_team_columns(client: FlaskClient) ->
             "has 2, 3, 4, 5, 6 or 7 columns (one per team, or per player playing alone), not 8.",
         ),
         ("ruleset=simpson&teams=-2", "teams must be a whole number"),
-        ("ruleset=simpson&teams=99999999999999999999", "teams must be a whole number"),
+        # A number no sheet has says which ones do; a very long one is said shortened.
+        ("ruleset=simpson&teams=99999", "6 or 7 columns (one per team, or per player"),
+        ("ruleset=simpson&teams=99999", "not 99999."),
+        ("ruleset=simpson&teams=" + "9" * 30, "not " + "9" * 23 + "\u2026."),
         ("ruleset=standard&paper=a5", "Paper must be a4 or letter"),
         ("ruleset=../../etc/passwd", "ruleset must be the id"),
         ("ruleset=standard&teams=2&names=A&names=B&names=C", "3 names were given"),

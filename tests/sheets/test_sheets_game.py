@@ -288,11 +288,20 @@ def test_headers_and_metadata(client: FlaskClient, finished_game: int) -> None:
     assert meta["Author"] == "Scorekeeper"
 
 
-@pytest.mark.parametrize("game_id", ["999", "99999999999999999999999"])
-def test_an_unknown_game_is_not_found(client: FlaskClient, game_id: str) -> None:
+@pytest.mark.parametrize(
+    ("game_id", "said"),
+    [
+        ("999", "999"),
+        ("99999999999999999999999", "99999999999999999999999"),  # not cut to another number
+        ("9" * 30, "9" * 23 + "\u2026"),
+    ],
+)
+def test_an_unknown_game_is_not_found(client: FlaskClient, game_id: str, said: str) -> None:
     response = client.get(f"/games/{game_id}/sheet.pdf")
     assert response.status_code == 404
-    assert "There is no game" in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert f"There is no game {said}." in page
+    assert 'href="/games"' in page and "Choose the rules" not in page  # back to the games
 
 
 def test_a_deleted_game_is_not_found(app: Flask, client: FlaskClient) -> None:
