@@ -496,9 +496,9 @@ def opening_check_phrase(check: OpeningCheck, deal: int) -> str:
     if not check.pickup_ok:
         return ngettext(
             "Not enough: picking up the discard pile needs two natural cards of the top "
-            "discard's rank from the hand, and these cards hold %(num)d.",
+            "discard's rank from the hand besides it, and the hand adds %(num)d.",
             "Not enough: picking up the discard pile needs two natural cards of the top "
-            "discard's rank from the hand, and these cards hold %(num)d.",
+            "discard's rank from the hand besides it, and the hand adds %(num)d.",
             check.pickup_pair or 0,
         )
     if check.concealed_book and check.book is None:

@@ -112,7 +112,8 @@ def _teams(rules: RuleSet) -> int:
         return allowed[0]
     if not raw.isascii() or not raw.isdigit():
         raise _BadOptions([_("teams must be a whole number, such as 2.")])
-    teams = int(raw) if len(raw) <= 3 else 0  # 99999 teams: no sheet has them either
+    digits = raw.lstrip("0") or "0"
+    teams = int(digits) if len(digits) <= 3 else 0  # 99999 teams: no sheet has them either
     if teams not in allowed:
         raise _BadOptions(
             [

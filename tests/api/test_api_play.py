@@ -123,7 +123,7 @@ def test_a_pickup_needs_two_cards_of_the_top_discards_rank_from_the_hand(api: Ap
     assert (status, body["value"], body["enough"]) == (200, 130, False)
     assert body["message"] == (
         "Not enough: picking up the discard pile needs two natural cards of the top discard's "
-        "rank from the hand, and these cards hold 1."
+        "rank from the hand besides it, and the hand adds 1."
     )
     assert opening(api, deal=3, ranks=ranks)[1]["enough"] is True  # drawn, not picked up
     status, body = opening(api, deal=3, ranks={**ranks, "K": 3}, top_discard="K")

@@ -315,6 +315,10 @@ def test_partnership_rules_print_up_to_four_team_columns(client: FlaskClient) ->
     response = client.get("/sheets/blank.pdf?ruleset=standard&teams=4&paper=a4")
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
+    # Leading zeros read as a count, however many: 0002 is 2, as 002 is.
+    for typed in ("002", "0002", "00000002"):
+        response = client.get(f"/sheets/blank.pdf?ruleset=standard&teams={typed}")
+        assert (response.status_code, response.mimetype) == (200, "application/pdf"), typed
 
 
 @pytest.mark.parametrize(
@@ -337,6 +341,7 @@ def test_partnership_rules_print_up_to_four_team_columns(client: FlaskClient) ->
         # A number no sheet has says which ones do; a very long one is said shortened.
         ("ruleset=simpson&teams=99999", "6 or 7 columns (one per team, or per player"),
         ("ruleset=simpson&teams=99999", "not 99999."),
+        ("ruleset=simpson&teams=0009", "not 0009."),
         ("ruleset=simpson&teams=" + "9" * 30, "not " + "9" * 23 + "\u2026."),
         ("ruleset=standard&paper=a5", "Paper must be a4 or letter"),
         ("ruleset=../../etc/passwd", "ruleset must be the id"),
