@@ -55,6 +55,8 @@ PAPERS: Mapping[str, Paper] = {
 }
 MARGIN_MM = 8.0
 PT_MM = 25.4 / 72
+# A figure's characters (digits, a minus sign) are at most this wide, in ems of their type.
+DIGIT_EM = 0.64
 PX_MM = 25.4 / 96  # WeasyPrint measures in CSS pixels
 LINE_HEIGHT = 1.15
 MAX_ROW_MM, MIN_ROW_MM = 9.0, 2.2
@@ -200,9 +202,11 @@ class Layout:
     @property
     def most_font_pt(self) -> float:
         """The largest type that writes a five-figure score (minus 15000) in a points cell."""
-        width_mm = (self.paper.width_mm - 2 * MARGIN_MM) * self.points_pct / 100
-        padding_mm = 0.8 if self.dense else 1.6
-        return max((width_mm - padding_mm) / (5 * 0.64 * PT_MM), MIN_FONT_PT)
+        return max(self._room_mm(self.points_pct) / (5 * DIGIT_EM * PT_MM), MIN_FONT_PT)
+
+    def _room_mm(self, pct: float) -> float:
+        """The width a column of ``pct`` percent of the page leaves for its text."""
+        return (self.paper.width_mm - 2 * MARGIN_MM) * pct / 100 - (0.8 if self.dense else 1.6)
 
     def figure_scale(self, figure: str, column: str = "points") -> float:
         """How much to shrink a figure so it stays in its cell (1.0: as it is). Five
@@ -215,8 +219,8 @@ class Layout:
             "sum": self.count_pct + self.points_pct,
             "rate": self.rate_pct,
         }[column]
-        width_mm = (self.paper.width_mm - 2 * MARGIN_MM) * pct / 100 - (0.8 if self.dense else 1.6)
-        needed_mm = len(figure) * 0.64 * self.font_pt * PT_MM
+        width_mm = self._room_mm(pct)
+        needed_mm = len(figure) * DIGIT_EM * self.font_pt * PT_MM
         return 1.0 if needed_mm <= width_mm else round(max(width_mm / needed_mm, 0.5), 2)
 
     def with_row(self, row_mm: float) -> Layout:
