@@ -17,7 +17,7 @@ from scorekeeper.rules import (
     TeamTally,
     team_phrase,
 )
-from scorekeeper.rules.cards import NATURAL_CLASSES, RANK_CLASSES
+from scorekeeper.rules.cards import RANK_CLASSES, WILD_CLASSES
 from scorekeeper.rules.i18n import N_, NP_
 from scorekeeper.rules.play import (
     OPENING_CLASSES,
@@ -70,7 +70,7 @@ def check_opening_meld() -> dict[str, Any]:
     else:
         ranks = _counts(data["ranks"], "ranks", {rank: rank for rank in RANK_CLASSES}, problems)
         counts = ranks_to_classes(ranks)
-    pickup_pair = _pickup_pair(data, ranks, problems)
+    pickup_pair, pickup_wild = _pickup_pair(data, ranks, problems)
     rules, deal = rules_and_deal(data, problems)
     melds, book = True, None
     if points is None:
@@ -91,7 +91,15 @@ def check_opening_meld() -> dict[str, Any]:
                 )
             ]
         )
-    check = check_opening(rules, deal, points, melds=melds, book=book, pickup_pair=pickup_pair)
+    check = check_opening(
+        rules,
+        deal,
+        points,
+        melds=melds,
+        book=book,
+        pickup_pair=pickup_pair,
+        pickup_wild=pickup_wild,
+    )
     return {
         "deal": deal,
         "value": check.value,
@@ -105,25 +113,26 @@ def check_opening_meld() -> dict[str, Any]:
 
 def _pickup_pair(
     data: dict[str, Any], ranks: dict[str, int], problems: list[Problem]
-) -> int | None:
+) -> tuple[int | None, bool]:
     """With ``top_discard`` (an opening with a pickup of the discard pile, its cards given by
-    rank, the top discard among them): the natural cards of its rank the hand adds."""
+    rank, the top discard among them): the cards of its rank the hand adds, and whether it is
+    a wild card."""
     if "top_discard" not in data:
-        return None
+        return None, False
     top = data["top_discard"]
     if "ranks" not in data:
         problems.append(problem("top_discard", N_("%(field)s goes with the cards given by rank.")))
-    elif not isinstance(top, str) or RANK_CLASSES.get(top) not in NATURAL_CLASSES:
+    elif not isinstance(top, str) or top not in RANK_CLASSES:
         problems.append(
-            problem("top_discard", N_("%(field)s must be the rank of a natural card, 4 to ace."))
+            problem("top_discard", N_("%(field)s must be a rank: joker, 2, A, K, Q, J, 10 to 4."))
         )
     elif ranks.get(top, 0) < 1:
         problems.append(
             problem("top_discard", N_("%(field)s must be one of the cards given by rank."))
         )
     else:
-        return ranks[top] - 1
-    return None
+        return ranks[top] - 1, RANK_CLASSES[top] in WILD_CLASSES
+    return None, False
 
 
 def _counts(value: Any, field: str, known: dict[str, K], problems: list[Problem]) -> dict[K, int]:
@@ -353,14 +362,14 @@ def _openapi() -> None:
                     ),
                     "top_discard": {
                         "type": "string",
-                        "enum": [
-                            rank for rank, card in RANK_CLASSES.items() if card in NATURAL_CLASSES
-                        ],
+                        "enum": list(RANK_CLASSES),
                         "description": "With ranks: the opening comes with a pickup of the "
                         "discard pile, and this is the top discard's rank (counted in ranks). "
-                        "Every seed asks two natural cards of that rank from the hand: fewer "
-                        "are never enough, nor is a pickup where the deal opens with a "
-                        "concealed book.",
+                        "Every seed asks two more cards of that rank from the hand (for a wild "
+                        "card on top, two of the same: two 2s for a 2, two jokers for a joker, "
+                        "seed 003): fewer are never enough, nor is a pickup where the deal "
+                        "opens with a concealed book, nor a wild card on top where the rules "
+                        "have no wild books.",
                     },
                     "points": {
                         "type": "integer",

@@ -24,7 +24,9 @@ OPENING_CLASSES = (
 )
 
 
-# Natural cards of the top discard's rank a hand must hold to pick up the discard pile.
+# Cards of the top discard's rank a hand must hold to pick up the discard pile: two natural
+# cards of its rank, or for a wild card on top two more of the same (seed 003: "to toere for at
+# hente en toer eller to jokere for at hente en joker").
 PICKUP_PAIR = 2
 
 
@@ -40,18 +42,25 @@ class OpeningCheck:
     melds: bool = True
     # A complete book is among them; None when only points were given.
     book: bool | None = None
-    # With a pickup of the discard pile: the natural cards of the top discard's rank the
-    # player's own hand adds to it (every seed asks two); None when no pickup was told.
+    # With a pickup of the discard pile: the cards of the top discard's rank the player's own
+    # hand adds to it (every seed asks two); None when no pickup was told.
     pickup_pair: int | None = None
+    # The top discard picked up is a wild card (a joker or a 2), which only a wild meld takes.
+    pickup_wild: bool = False
+    # These rules have wild melds (books of wild cards only).
+    wild_melds: bool = True
 
     @property
     def pickup_ok(self) -> bool:
         """No pickup, or one the hand holds the pair for (seed 003: "du skal have to kort,
         der har samme rang som dette øverste kort"); never in a deal that opens with a
-        concealed book, which comes from the player's own hand only."""
+        concealed book, which comes from the player's own hand only, nor a wild card on top
+        where no meld of wild cards may take it."""
         if self.pickup_pair is None:
             return True
-        return not self.concealed_book and self.pickup_pair >= PICKUP_PAIR
+        if self.concealed_book or (self.pickup_wild and not self.wild_melds):
+            return False
+        return self.pickup_pair >= PICKUP_PAIR
 
     @property
     def enough(self) -> bool:
@@ -268,12 +277,13 @@ def check_opening(
     melds: bool = True,
     book: bool | None = None,
     pickup_pair: int | None = None,
+    pickup_wild: bool = False,
 ) -> OpeningCheck:
     """Whether an opening worth ``points`` is enough in deal ``deal`` (1-based); ``melds``
     says whether its cards make melds at all (see :func:`opening_melds`), ``book`` whether a
     complete book is among them (:func:`opening_book`; None: only points are known),
-    ``pickup_pair`` how many natural cards of the top discard's rank the hand adds to a
-    pickup of the discard pile (None: no pickup)."""
+    ``pickup_pair`` how many cards of the top discard's rank the hand adds to a pickup of the
+    discard pile (None: no pickup), ``pickup_wild`` whether that top discard is a wild card."""
     rule = rules.deal(deal)
     return OpeningCheck(
         value=points,
@@ -282,6 +292,8 @@ def check_opening(
         melds=melds,
         book=book,
         pickup_pair=pickup_pair,
+        pickup_wild=pickup_wild,
+        wild_melds=rules.wild_books,
     )
 
 

@@ -27,7 +27,7 @@ from scorekeeper.rules import (
     SpecialBook,
     WildLimit,
 )
-from scorekeeper.rules.cards import NATURAL_CLASSES, RANK_CLASSES
+from scorekeeper.rules.cards import RANK_CLASSES
 from scorekeeper.rules.play import GoOutCheck, OpeningCheck
 
 EN_DASH = "\u2013"
@@ -173,11 +173,6 @@ class CardKey:
     name: str
     card: CardClass
     rank: str
-
-    @property
-    def natural(self) -> bool:
-        """A natural card (4 to ace): one that can be picked up from the discard pile."""
-        return self.card in NATURAL_CLASSES
 
 
 def card_keys() -> list[CardKey]:
@@ -492,6 +487,21 @@ def opening_check_phrase(check: OpeningCheck, deal: int) -> str:
             "Not enough: deal %(deal)d opens with a concealed book (canasta) from the "
             "player's own hand, never with a pickup of the discard pile.",
             deal=deal,
+        )
+    if check.pickup_wild and not check.pickup_ok:
+        if not check.wild_melds:
+            return _(
+                "Not enough: these rules have no wild books, so no meld can take a wild card "
+                "from the top of the discard pile."
+            )
+        return ngettext(
+            "Not enough: picking up a wild card from the discard pile needs two more of the "
+            "same from the hand (two 2s for a 2, two jokers for a joker), and the hand adds "
+            "%(num)d.",
+            "Not enough: picking up a wild card from the discard pile needs two more of the "
+            "same from the hand (two 2s for a 2, two jokers for a joker), and the hand adds "
+            "%(num)d.",
+            check.pickup_pair or 0,
         )
     if not check.pickup_ok:
         return ngettext(

@@ -284,7 +284,7 @@
     }
     var rules = JSON.parse(box.getAttribute("data-ruleset"));
     var deal = parseInt(box.getAttribute("data-deal"), 10);
-    var picked = []; // [{card: the rank the API names, rank: the letter on it, natural}]
+    var picked = []; // [{card: the rank the API names, rank: the letter on it}]
     var checkerAsked = 0; // questions asked so far: only the latest one's answer is shown
     var list = $("[data-picked]", box);
     var verdict = $("[data-verdict]", box);
@@ -319,7 +319,7 @@
         ranks[p.card] = (ranks[p.card] || 0) + 1;
       });
       var question = { ruleset: rules, deal: deal, ranks: ranks };
-      if (pickup.checked && picked[0].natural) {
+      if (pickup.checked) {
         question.top_discard = picked[0].card; // the hand must hold two more of its rank
       }
       ask(box.getAttribute("data-url"), question, function (status, data) {
@@ -343,7 +343,6 @@
         picked.push({
           card: key.getAttribute("data-card"),
           rank: key.getAttribute("data-rank"),
-          natural: key.hasAttribute("data-natural"),
         });
         update();
       } else if (event.target.closest("[data-remove-last]")) {

@@ -134,12 +134,41 @@ def test_a_pickup_needs_two_cards_of_the_top_discards_rank_from_the_hand(api: Ap
     assert "never with a pickup of the discard pile" in body["message"]
 
 
+def test_a_wild_card_on_top_needs_two_more_of_the_same_and_wild_books(api: Api) -> None:
+    # Seed 003: a discarded wild card is picked up "kun ... med to matchende wild cards (to
+    # toere for at hente en toer eller to jokere for at hente en joker)".
+    two_jokers = {"joker": 3}  # the top joker and two from the hand: a wild meld, 150 points
+    status, body = opening(api, deal=3, ranks=two_jokers, top_discard="joker")
+    assert (status, body["value"], body["enough"]) == (200, 150, True)
+    # A joker and a 2 from the hand are two wild cards, but not two jokers.
+    status, body = opening(api, deal=3, ranks={"joker": 2, "2": 1}, top_discard="joker")
+    assert (status, body["value"], body["enough"]) == (200, 120, False)
+    assert body["message"] == (
+        "Not enough: picking up a wild card from the discard pile needs two more of the same "
+        "from the hand (two 2s for a 2, two jokers for a joker), and the hand adds 1."
+    )
+    # A 2 on top with two more 2s and aces besides: 2 2 2 (60) and A A A (60) in deal 3.
+    body = opening(api, deal=3, ranks={"2": 3, "A": 3}, top_discard="2")[1]
+    assert (body["value"], body["enough"]) == (120, True)
+    # Without wild books no meld takes a wild card, however many the hand holds.
+    body = opening(
+        api, ruleset="no-wild-books", deal=1, ranks={"joker": 2, "A": 4}, top_discard="joker"
+    )[1]
+    assert body["enough"] is False
+    assert body["message"] == (
+        "Not enough: these rules have no wild books, so no meld can take a wild card from the "
+        "top of the discard pile."
+    )
+    # The same cards drawn, not picked up: the aces meld and carry the jokers.
+    assert opening(api, ruleset="no-wild-books", deal=1, ranks={"joker": 2, "A": 4})[1]["enough"]
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
         ({"cards": {"aces": 3}, "top_discard": "A"}, "goes with the cards given by rank"),
-        ({"ranks": {"joker": 1, "A": 2}, "top_discard": "joker"}, "natural card, 4 to ace"),
-        ({"ranks": {"A": 3}, "top_discard": 4}, "natural card, 4 to ace"),
+        ({"ranks": {"A": 3}, "top_discard": "3"}, "must be a rank: joker, 2, A"),
+        ({"ranks": {"A": 3}, "top_discard": 4}, "must be a rank: joker, 2, A"),
         ({"ranks": {"A": 3}, "top_discard": "K"}, "one of the cards given by rank"),
     ],
 )

@@ -208,6 +208,18 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     for rank in ("K", "K", "K", "2"):
         checker.locator(f'button.card-key[data-rank="{rank}"]').tap()
     expect(checker.locator("[data-verdict]")).to_contain_text("Enough: 50 points")
+    # A joker on top of the pile is picked up with two more jokers (seed 003), into a wild book.
+    checker.get_by_role("button", name="Clear", exact=True).tap()
+    checker.get_by_label("Opening with a pickup of the discard pile").check()
+    for rank in ("Joker", "Joker", "2"):
+        checker.locator(f'button.card-key[data-rank="{rank}"]').tap()
+    expect(checker.locator("[data-verdict]")).to_contain_text(
+        "picking up a wild card from the discard pile needs two more of the same"
+    )
+    checker.get_by_role("button", name="Take back the last card").tap()
+    checker.locator('button.card-key[data-rank="Joker"]').tap()
+    expect(checker.locator("[data-verdict]")).to_contain_text("Enough: 150 points")
+    checker.get_by_label("Opening with a pickup of the discard pile").uncheck()
 
     page.evaluate(AXE_SCRIPT)
     violations = page.evaluate(f"axe.run(document, {WCAG})")["violations"]

@@ -306,6 +306,16 @@ def test_a_pickup_needs_two_natural_cards_of_the_top_discards_rank_from_the_hand
     assert check_opening(sask, 4, 70, book=True).enough
 
 
+def test_a_wild_card_on_top_is_picked_up_only_into_a_wild_book() -> None:
+    # Seed 003: two 2s to pick up a 2, two jokers for a joker; no meld takes it without wild
+    # books.
+    assert check_opening(STANDARD, 1, 150, pickup_pair=2, pickup_wild=True).enough
+    assert not check_opening(STANDARD, 1, 150, pickup_pair=1, pickup_wild=True).enough
+    no_wild = PRESETS["no-wild-books"]
+    assert not check_opening(no_wild, 1, 150, pickup_pair=2, pickup_wild=True).enough
+    assert check_opening(no_wild, 1, 150, pickup_pair=2).enough  # a natural card on top
+
+
 def test_cards_by_rank_are_worth_their_class() -> None:
     ranks = {"joker": 1, "2": 2, "A": 1, "K": 1, "9": 1, "4": 3}
     assert ranks_to_classes(ranks) == {J: 1, TWO: 2, A: 1, HIGH: 2, LOW: 3}
