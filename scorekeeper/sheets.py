@@ -55,8 +55,24 @@ PAPERS: Mapping[str, Paper] = {
 }
 MARGIN_MM = 8.0
 PT_MM = 25.4 / 72
-# A figure's characters (digits, a minus sign) are at most this wide, in ems of their type.
+# A digit's width in ems of the sheet's type (DejaVu Sans; its bold digits are 0.70).
 DIGIT_EM = 0.64
+BOLD_DIGIT_EM = 0.7
+# What a figure's other characters take, in ems: the signs, a space, the correction mark "†"
+# (bold) after a corrected figure. Anything else is taken as wide as a bold digit.
+CHAR_EM = {"\u2212": 0.84, "+": 0.84, "\u00d7": 0.84, " ": 0.32, "\u2020": 0.5}
+# The correction mark's padding (sheet.css .mark).
+MARK_PAD_MM = 0.3
+# A cell of the deals loses half of each of its collapsed 0.5 pt borders (sheet.css).
+CELL_BORDER_MM = 0.5 * PT_MM
+
+
+def figure_em(text: str, bold: bool = False) -> float:
+    """How wide ``text`` (a figure: digits, signs, spaces) prints, in ems of its type."""
+    digit = BOLD_DIGIT_EM if bold else DIGIT_EM
+    return sum(CHAR_EM.get(char, digit if char.isdigit() else BOLD_DIGIT_EM) for char in text)
+
+
 PX_MM = 25.4 / 96  # WeasyPrint measures in CSS pixels
 LINE_HEIGHT = 1.15
 MAX_ROW_MM, MIN_ROW_MM = 9.0, 2.2
@@ -206,21 +222,24 @@ class Layout:
 
     def _room_mm(self, pct: float) -> float:
         """The width a column of ``pct`` percent of the page leaves for its text."""
-        return (self.paper.width_mm - 2 * MARGIN_MM) * pct / 100 - (0.8 if self.dense else 1.6)
+        padding_mm = 0.8 if self.dense else 1.6
+        return (self.paper.width_mm - 2 * MARGIN_MM) * pct / 100 - padding_mm - CELL_BORDER_MM
 
-    def figure_scale(self, figure: str, column: str = "points") -> float:
+    def figure_scale(self, figure: str, column: str = "points", marked: bool = False) -> float:
         """How much to shrink a figure so it stays in its cell (1.0: as it is). Five
         characters fit a points cell at any type size the sheet chooses (see most_font_pt);
         house rules' bonuses of 10000 print -20000, which seven teams side by side have no
         room for. ``column``: "points", "sum" (a sum's cell, spanning the count column too)
-        or "rate" (what one of a line is worth, "x -10000")."""
+        or "rate" (what one of a line is worth, "x -10000"; sums print bold); ``marked``:
+        the figure carries the correction mark, which shrinks with it."""
         pct = {
             "points": self.points_pct,
             "sum": self.count_pct + self.points_pct,
             "rate": self.rate_pct,
         }[column]
-        width_mm = self._room_mm(pct)
-        needed_mm = len(figure) * DIGIT_EM * self.font_pt * PT_MM
+        width_mm = self._room_mm(pct) - (MARK_PAD_MM if marked else 0.0)
+        ems = figure_em(figure + ("\u2020" if marked else ""), bold=column == "sum")
+        needed_mm = ems * self.font_pt * PT_MM
         return 1.0 if needed_mm <= width_mm else round(max(width_mm / needed_mm, 0.5), 2)
 
     def with_row(self, row_mm: float) -> Layout:

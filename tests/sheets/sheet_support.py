@@ -55,6 +55,35 @@ def fonts(pdf: bytes) -> list[str]:
     return _with_file(pdf, "pdffonts").splitlines()[2:]
 
 
+Box = tuple[float, float, float, float, str]
+
+
+def _pages(pdf: bytes) -> list[tuple[float, float, list[Box]]]:
+    """Each page's width and height, and its words with their boxes in points (left, top,
+    right, bottom, word), as ``pdftotext -bbox`` measures them."""
+    xhtml = _with_file(pdf, "pdftotext", "-bbox", "-enc", "UTF-8")
+    root = ElementTree.fromstring(re.sub(r' xmlns="[^"]*"|<!DOCTYPE[^>]*>', "", xhtml))
+    return [
+        (
+            float(page.get("width", 0)),
+            float(page.get("height", 0)),
+            [
+                (
+                    *(float(word.get(k, 0)) for k in ("xMin", "yMin", "xMax", "yMax")),
+                    word.text or "",
+                )
+                for word in page.iter("word")
+            ],
+        )
+        for page in root.iter("page")
+    ]
+
+
+def boxes(pdf: bytes) -> list[Box]:
+    """The first page's words with their boxes (see _pages)."""
+    return _pages(pdf)[0][2]
+
+
 def clashes(pdf: bytes) -> list[str]:
     """Words printed over each other, or past the page's edge (``pdftotext -bbox``).
 
@@ -62,15 +91,8 @@ def clashes(pdf: bytes) -> list[str]:
     lines of a tightly set heading touch. Boxes overlapping by more than half a point across
     and by more than 40% of the lower one's height are words printed on top of each other.
     """
-    xhtml = _with_file(pdf, "pdftotext", "-bbox", "-enc", "UTF-8")
-    root = ElementTree.fromstring(re.sub(r' xmlns="[^"]*"|<!DOCTYPE[^>]*>', "", xhtml))
     found = []
-    for page in root.iter("page"):
-        width, height = float(page.get("width", 0)), float(page.get("height", 0))
-        words = [
-            (*(float(word.get(k, 0)) for k in ("xMin", "yMin", "xMax", "yMax")), word.text or "")
-            for word in page.iter("word")
-        ]
+    for width, height, words in _pages(pdf):
         for i, (left, top, right, bottom, word) in enumerate(words):
             if left < -0.5 or top < -0.5 or right > width + 0.5 or bottom > height + 0.5:
                 found.append(f"{word!r} past the edge")

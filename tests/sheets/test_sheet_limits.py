@@ -14,7 +14,7 @@ from datetime import date
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sheet_support import clashes, info, reading, save_pngs
+from sheet_support import boxes, clashes, info, reading, save_pngs
 from test_sheet_layout import OUT, STAYING
 
 from scorekeeper import sheets
@@ -156,3 +156,37 @@ def test_six_character_figures_stay_in_their_cells_seven_teams_across(
     words = reading(pdf).split()
     assert words.count("\u221220000") == 6, [w for w in words if "20000" in w]
     assert clashes(pdf) == []
+
+
+def test_a_corrected_six_character_figure_keeps_its_mark_in_its_cell(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The correction mark "†" after -20000 is measured with the figure: a seventh of the
+    page had room for the figure alone, and the mark ran into the next team's count."""
+    bonuses = ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus")
+    overrides = {**dict.fromkeys(bonuses, 10_000), "red_three_penalty": 10_000, "deal_count": 12}
+    with app.app_context():
+        ruleset_id = rulesets.create_house_rules("Big bonuses", "simpson", overrides).id
+        players = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus")
+        game = games.start_game(ruleset_id, [TeamSpec("", [name]) for name in players])
+        out = replace(OUT, clean_books=1, dirty_books=1, wild_books=0, red_threes=0)
+        caught = replace(STAYING, clean_books=0, red_threes=0, red_threes_caught=1)
+        deal = games.record_deal(game.id, [out, *[caught] * 6])
+        twice = replace(caught, red_threes_caught=2)
+        games.correct_deal(game.id, 1, deal.version, [out, *[twice] * 6])
+        game_id = game.id
+    pdf = client.get(f"/games/{game_id}/sheet.pdf").data
+    save_pngs(pdf, "game-7-teams-big-figures-corrected")
+    # Each figure is read back whole with its mark after it (the mark is a word of its own).
+    assert reading(pdf).count("\u221220000 \u2020") == 6, reading(pdf)
+    assert clashes(pdf) == []
+    # The mark ends where the figures right-aligned in the same column below it end (the
+    # "0" of "Drew exactly 22"): it once ran into the next team's count, past the block.
+    words = boxes(pdf)
+    figures = [w for w in words if w[4] == "\u221220000"]
+    marks = [w for w in words if w[4] == "\u2020" and abs(w[1] - figures[0][1]) < 0.5]
+    assert len(figures) == len(marks) == 6
+    for figure, mark in zip(sorted(figures), sorted(marks), strict=True):
+        below = [w for w in words if 0.5 < w[1] - figure[3] < 8 and w[2] >= figure[0]]
+        cell_right = min(w[2] for w in below)
+        assert mark[2] <= cell_right + 0.2, (figure, mark, cell_right)
