@@ -168,11 +168,15 @@ class RuleSet:
         (seed 003: "Sorte trekanter kan bruges til at skabe en ren meld"), so it is one of
         them; one at most where each rank melds once (a second one is no book of these
         rules), none where the rules have no black-three books."""
+        return clean_books + min(black_three_books, self.most_black_three_books)
+
+    @property
+    def most_black_three_books(self) -> int:
+        """The most black-three books a team can lay in a deal: none where the rules have
+        none, one where each rank melds once, else as many as a team's count may say."""
         if not self.black_three_books:
-            return clean_books
-        return clean_books + (
-            min(black_three_books, 1) if self.one_meld_per_rank else black_three_books
-        )
+            return 0
+        return 1 if self.one_meld_per_rank else TALLY_BOUNDS["black_three_books"][1]
 
     def seatings(self, players: int) -> list[tuple[int, int]]:
         """The ways ``players`` can sit down: (number of teams, players per team)."""

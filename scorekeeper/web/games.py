@@ -235,6 +235,12 @@ def show(game_id: int) -> ResponseReturnValue:
         go_out_now=_go_out_now(view),
         opening_keys=rules_text.card_keys(),
         opening_bounds=BOUNDS["opening_meld"],
+        # The most the deal tracker's counters go to: a count's bound, or what the rules allow.
+        tracker_most={
+            **{field: BOUNDS[field][1] for field in ("clean_books", "dirty_books", "wild_books")},
+            "red_threes": BOUNDS["red_threes"][1],
+            "black_three_books": view.rules.most_black_three_books,
+        },
     )
 
 
@@ -303,7 +309,7 @@ def _render_deal(
             },
             card_points={card.value: rules.card_values.of(card) for card in CardClass},
             # How many black-three books stand for clean books going out needs.
-            black_three_counted=rules.clean_for_going_out(0, BOUNDS["black_three_books"][1]),
+            black_three_counted=rules.most_black_three_books,
         ),
         status,
     )

@@ -19,6 +19,7 @@ from scorekeeper.rules.play import (
     opening_value,
     ranks_to_classes,
 )
+from scorekeeper.rules.tally import BOUNDS
 
 J, TWO, A, HIGH, LOW = (
     CardClass.JOKERS,
@@ -147,6 +148,9 @@ def test_a_black_three_book_is_one_clean_book_toward_going_out() -> None:
     grows = brouillette.derive({"one_meld_per_rank": False}, id="b2", name="b2")
     assert grows.clean_for_going_out(2, 3) == 5
     assert STANDARD.clean_for_going_out(2, 3) == 2  # no black-three books at all
+    # The same caps bound the deal tracker's counter: one, as many as a count may say, none.
+    most = [rules.most_black_three_books for rules in (brouillette, grows, STANDARD)]
+    assert most == [1, BOUNDS["black_three_books"][1], 0]
 
 
 def test_no_wild_books_needs_no_wild_book() -> None:

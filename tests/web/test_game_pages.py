@@ -19,6 +19,7 @@ from scorekeeper import create_app
 from scorekeeper.demo import run_demo
 from scorekeeper.extensions import db, utc_iso
 from scorekeeper.models import Correction, Deal, DealResult, Game, Player
+from scorekeeper.rules.tally import BOUNDS
 from scorekeeper.services import players as player_service
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -903,6 +904,31 @@ def test_the_deal_form_offers_only_what_the_rules_use(client: FlaskClient) -> No
     page = text(client.get(f"/games/{brouillette}/deals/new"))
     assert 'name="t0-black_three_books"' in page
     assert 'name="t0-melded-black_threes"' in page
+
+
+def test_the_deal_trackers_counters_go_as_far_as_the_rules_allow(client: FlaskClient) -> None:
+    def most(game_id: int) -> dict[str, int]:
+        page = text(client.get(f"/games/{game_id}"))
+        found = re.findall(
+            r'<input type="number" id="track-0-\w+" data-track="(\w+)"'
+            r'[^>]*\bmax="(\d+)"',
+            page,
+        )
+        return {track: int(high) for track, high in found}
+
+    standard = most(start_game(client))
+    assert standard == {
+        "opening": BOUNDS["opening_meld"][1],
+        **{f: BOUNDS[f][1] for f in ("clean_books", "dirty_books", "wild_books", "red_threes")},
+    }
+    brouillette = start_game(
+        client,
+        ruleset="brouillette",
+        seating="2x1",
+        **{"t0-p0": "Ann", "t1-p0": "Cid", "t0-p1": "", "t1-p1": ""},
+    )
+    # One meld of each rank: one black-three book at most.
+    assert most(brouillette)["black_three_books"] == 1
 
 
 # ---------------------------------------------------------------------------
