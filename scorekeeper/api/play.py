@@ -144,7 +144,13 @@ def _counts(value: Any, field: str, known: dict[str, K], problems: list[Problem]
     for key, n in value.items():
         where = f"{field}.{key}"
         if key not in known:
-            problems.append(problem(where, N_("%(field)s is not a kind of card to meld.")))
+            problems.append(
+                problem(
+                    where,
+                    N_("%(field)s is not a kind of card to meld; the kinds are %(kinds)s."),
+                    kinds=", ".join(known),
+                )
+            )
             continue
         whole = whole_number(n, where, problems, *BOUNDS["cards"])
         if whole is not None:

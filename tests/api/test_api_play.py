@@ -179,6 +179,31 @@ def test_a_top_discard_that_cannot_be_is_400(api: Api, body: dict[str, Any], mes
     assert message in answer["errors"][0]["message"]
 
 
+@pytest.mark.parametrize(
+    ("body", "field", "kinds"),
+    [
+        (
+            {"cards": {"aces": 3, "kings": 3}},
+            "cards.kings",
+            "jokers, twos, aces, eights_to_kings, fours_to_sevens",
+        ),
+        ({"ranks": {"A": 3, "3": 3}}, "ranks.3", "joker, 2, A, K, Q, J, 10, 9, 8, 7, 6, 5, 4"),
+    ],
+)
+def test_an_unknown_kind_of_card_is_400_naming_the_kinds(
+    api: Api, body: dict[str, Any], field: str, kinds: str
+) -> None:
+    status, answer = opening(api, deal=1, **body)
+    assert status == 400
+    assert answer["errors"] == [
+        {
+            "team": None,
+            "field": field,
+            "message": f"{field} is not a kind of card to meld; the kinds are {kinds}.",
+        }
+    ]
+
+
 def test_saskatchewans_canasta_given_by_rank_is_of_one_rank(api: Api) -> None:
     # Seed 003: "en komplet meld på syv kort": seven kings, not four kings and three queens.
     sask = {"ruleset": "saskatchewan", "deal": 4}
