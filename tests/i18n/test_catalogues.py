@@ -115,6 +115,19 @@ def test_the_template_holds_every_text_of_the_code(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_comments_of_earlier_texts_are_left_behind(lang: str) -> None:
+    """ "#| msgid" (an earlier text, kept while its translation is fuzzy) goes once the
+    translation is checked; written back as a translator's "# | msgid" comment it was
+    carried along for good, wrapped into stray words."""
+    leftovers = [
+        ids(m)[0]
+        for m in catalogue(lang)
+        if m.id and (m.user_comments or (m.previous_id and not m.fuzzy))
+    ]
+    assert not leftovers, listing(f"{lang}: comments of earlier texts on", leftovers)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_catalogue_has_exactly_the_templates_texts(lang: str) -> None:
     stored = {m.id for m in template() if m.id}
     present = {m.id for m in catalogue(lang) if m.id}
