@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser_support import SCREENSHOTS, VIEWPORTS, LiveServer
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import APIResponse, Browser, BrowserContext, Locator, Page, Route, expect
 
 from scorekeeper.rules import Cards, TeamTally
 from scorekeeper.services import games, rulesets
@@ -234,6 +234,45 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
     expect(page.locator("#t0-clean_books")).to_have_value("2")
     expect(page.locator("#t0-dirty_books")).to_have_value("2")
     expect(page.locator("#t0-opening_meld")).to_have_value("60")
+
+
+def test_the_checker_shows_the_answer_to_the_latest_cards_in_whatever_order_answers_come(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """On a slow network an answer can arrive after the answer to a later question: the
+    verdict stays the one about the cards now picked, and no answer at all clears it."""
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}"))
+    checker = page.locator("#opening-checker")
+    verdict = checker.locator("[data-verdict]")
+    checker.locator("summary").tap()
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_first(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:  # the real answer about one ace, kept back
+            held.append((route, route.fetch()))
+
+    page.route("**/api/opening", hold_the_first)
+    for _ in range(3):
+        checker.locator('button.card-key[data-rank="A"]').tap()
+    expect(verdict).to_contain_text("Enough: 60 points")
+    route, answer = held[0]
+    with page.expect_response("**/api/opening") as late:
+        route.fulfill(response=answer)
+    assert late.value.json()["enough"] is False  # the answer about one ace alone
+    page.wait_for_timeout(300)  # time for the page to take the late answer in
+    expect(verdict).to_contain_text("Enough: 60 points")
+    expect(verdict).to_have_class(re.compile(r"\benough\b"))
+
+    # No answer (the server out of reach): no verdict, never the one about other cards.
+    page.unroute("**/api/opening")
+    page.route("**/api/opening", lambda route: route.abort())
+    checker.get_by_role("button", name="Take back the last card").tap()
+    expect(verdict).to_have_text("")
+    expect(verdict).not_to_have_class(re.compile(r"\benough\b"))
 
 
 def test_the_tracker_counts_a_black_three_book_as_a_clean_book(
