@@ -6,6 +6,7 @@ and "can we go out?" panel ask them, so the rules are judged on the server only.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from scorekeeper.rules import (
@@ -159,7 +160,15 @@ def _counts(value: Any, field: str, known: dict[str, K], problems: list[Problem]
 
 
 def _team(value: Any, index: int, problems: list[Problem]) -> dict[str, int] | None:
-    where = f"teams[{index}]"
+    """One team of the question; what is wrong with it goes to ``problems``, each problem
+    carrying the team's index (as /api/score's do)."""
+    found: list[Problem] = []
+    team = _team_fields(value, f"teams[{index}]", found)
+    problems.extend(replace(p, team=index) for p in found)
+    return team
+
+
+def _team_fields(value: Any, where: str, problems: list[Problem]) -> dict[str, int] | None:
     if not isinstance(value, dict):
         problems.append(problem(where, N_("%(field)s must be an object.")))
         return None

@@ -410,6 +410,9 @@ def test_a_malformed_go_out_question_names_its_field(api: Api, teams: Any, field
     status, answer = go_out(api, teams)
     assert status == 400
     assert field in [p["field"] for p in answer["errors"]]
+    # A team's own field names the team, as /api/score's errors do.
+    team = 0 if field.startswith("teams[") else None
+    assert [p["team"] for p in answer["errors"] if p["field"] == field] == [team]
 
 
 def test_the_calculators_answer_without_signing_in_when_the_table_has_a_passcode(
