@@ -328,9 +328,17 @@ def _schemas() -> Schema:
                 "deal": INT,
                 "opening_minimum": INT,
                 "decks": bounded("decks"),
+                "hints": {
+                    "type": "array",
+                    "items": ref("Problem"),
+                    "description": "What looks forgotten in this possible deal, for the table "
+                    "to check (nothing is refused for it): a team whose players still hold "
+                    "cards with none reported left (every player who did not go out holds "
+                    "one). Empty when nothing does.",
+                },
                 "teams": {"type": "array", "items": ref("ScoredTeam")},
             },
-            ("ruleset", "deal", "opening_minimum", "decks", "teams"),
+            ("ruleset", "deal", "opening_minimum", "decks", "hints", "teams"),
         ),
         "RuleSetInput": obj(
             {

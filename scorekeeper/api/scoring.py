@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.messages import said
+from scorekeeper.messages import problems_json, said
 from scorekeeper.rules import (
     BOUNDS,
     Problem,
     RuleSet,
     TallyError,
     TeamTally,
+    deal_hints,
     default_decks,
     read_teams,
     score_deal,
@@ -131,6 +132,8 @@ def score() -> dict[str, Any]:
         "deal": deal,
         "opening_minimum": rules.deal(deal).opening_minimum,
         "decks": decks,
+        # What looks forgotten (no cards left for a team still holding some): said, not refused.
+        "hints": problems_json(deal_hints(rules, deal, tallies, sizes)),
         "teams": [
             {
                 # Unnamed teams are "Team A", "Team B"… in the request's language, as the

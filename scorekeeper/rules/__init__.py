@@ -45,7 +45,7 @@ from .ruleset import (
 )
 from .scoring import BREAKDOWN_KEYS, TeamScore, score_deal, score_team
 from .tally import BOUNDS, Cards, TallyError, TeamTally, read_kept, read_team, read_teams
-from .validation import default_decks, team_label, team_phrase, validate_deal
+from .validation import deal_hints, default_decks, team_label, team_phrase, validate_deal
 
 __all__ = [
     "BOUNDS",
@@ -69,6 +69,7 @@ __all__ = [
     "WildLimit",
     "cards_in_play",
     "check_ruleset",
+    "deal_hints",
     "default_decks",
     "read_kept",
     "read_team",

@@ -43,6 +43,36 @@ _GO_OUT_NONE = {
     BookKind.DIRTY: N_("%(team)s cannot go out: going out in deal %(deal)d needs a dirty book."),
     BookKind.WILD: N_("%(team)s cannot go out: going out in deal %(deal)d needs a wild book."),
 }
+# Cards left that the players who did not go out cannot be holding (see cards_still_held):
+# by whether the team went out, when nothing at all is reported left.
+_NOTHING_LEFT = {
+    False: NP_(
+        "%(team)s did not go out, so it still holds at least one card in hand or foot, but "
+        "no card is reported left.",
+        "%(team)s did not go out, so each of its %(count)d players still holds at least one "
+        "card in hand or foot, but no card is reported left.",
+    ),
+    True: NP_(
+        "%(team)s went out, but its player who did not go out still holds at least one card "
+        "in hand or foot, and no card is reported left.",
+        "%(team)s went out, but each of its %(count)d players who did not go out still holds "
+        "at least one card in hand or foot, and no card is reported left.",
+    ),
+}
+# Too few: %(count)d players who did not go out, each holding a card (a red three caught
+# may be one of them).
+_TOO_FEW_LEFT = NP_(
+    "%(team)s reports %(cards)d card left in hand and foot, but %(count)d of its players did "
+    "not go out and each still holds at least one card.",
+    "%(team)s reports %(cards)d cards left in hand and foot, but %(count)d of its players "
+    "did not go out and each still holds at least one card.",
+    "cards",
+)
+_TOO_LITTLE_LEFT = N_(
+    "%(team)s reports cards worth %(points)d left in hand and foot, but %(count)d of its "
+    "players did not go out and each still holds at least one card: cards worth at least "
+    "%(least)d."
+)
 _WILD_LIMIT_TEXT = {
     WildLimit.TWICE_AS_MANY_NATURALS: NP_(
         "%(team)s melded %(wilds)d wild card %(beside)s: every meld "
@@ -981,6 +1011,44 @@ class _Checker:
                 count=team.red_threes_caught,
             )
 
+    def cards_still_held(self, i: int, team: TeamTally) -> None:
+        """Every player who did not go out holds a card at the end of the deal: nobody may
+        meld or discard their last card without going out (seed 001: "Solange du nicht
+        ausmachen darfst, muss dir nach dem Ablegen mindestens eine Karte bleiben"; 000 and
+        003 alike). A red three caught is such a card; the cards left are the others. Without
+        the seating, a team is taken to have one player: the least any table seats.
+
+        A hint, not a refusal (see :func:`deal_hints`): RULES.md does not list it among what
+        is impossible, and a calculator asked about a team's books alone must still answer."""
+        players = self.sizes[i] if self.sizes is not None else 1
+        still_in = players - (1 if team.went_out else 0)
+        holding = still_in - team.red_threes_caught
+        if holding <= 0:
+            return
+        values = self.rules.card_values
+        least = min(values.of(card) for card in CardClass)
+        if team.left.counted:
+            if team.left.cards >= holding:
+                return
+        elif team.left.value(values) >= holding * least:  # every card is worth 1 or more
+            return
+        template: Template
+        if not team.left.cards and not team.left.value(values):
+            template = _NOTHING_LEFT[team.went_out]
+        elif team.left.counted:
+            template = _TOO_FEW_LEFT
+        else:
+            template = _TOO_LITTLE_LEFT
+        self.fail(
+            i,
+            "left",
+            template,
+            count=still_in,
+            cards=team.left.cards,
+            points=team.left.value(values),
+            least=holding * least,
+        )
+
     # --- the whole deal --------------------------------------------------
 
     def whole_deal(self) -> None:
@@ -1325,6 +1393,27 @@ class _Checker:
             self.fail(i, field, one, count=needs[i], most=most, **params)
         if not over and sum(needs) > most:
             self.fail(None, where, together, count=sum(needs), most=most, **params)
+
+
+def deal_hints(
+    rules: RuleSet,
+    deal_number: int,
+    teams: Sequence[TeamTally],
+    team_sizes: Sequence[int] | None = None,
+) -> list[Problem]:
+    """What looks forgotten in a deal the rules allow, for the table to check before saving
+    (nothing is refused for it): a team whose players still hold cards with none reported
+    left, the commonest slip at the table. ``team_sizes`` as for :func:`validate_deal`."""
+    if team_sizes is not None and len(team_sizes) != len(teams):
+        raise ValueError(f"{len(team_sizes)} team sizes for {len(teams)} teams")
+    if not 1 <= deal_number <= rules.deal_count:
+        return []
+    checker = _Checker(
+        rules, deal_number, teams, default_decks(rules, len(teams)), team_sizes, True
+    )
+    for i, team in enumerate(teams):
+        checker.cards_still_held(i, team)
+    return checker.problems
 
 
 def validate_deal(

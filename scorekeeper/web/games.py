@@ -7,6 +7,7 @@ a refused write re-renders the form with everything typed and changes nothing.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from datetime import date
 from math import ceil
 from typing import Any
@@ -35,6 +36,8 @@ from scorekeeper.rules import (
     CardClass,
     Problem,
     RuleSet,
+    TeamTally,
+    deal_hints,
     score_team,
     validate_deal,
 )
@@ -381,7 +384,22 @@ def new_deal(game_id: int) -> ResponseReturnValue:
         form.add_problems(error.problems)
         return _render_deal(view, form, error.status)
     flash(_("Deal %(deal)d saved.", deal=number))
+    _flash_hints(view, number, tallies)
     return redirect(url_for("games.show", game_id=game_id, _anchor=f"deal-{number}"))
+
+
+def _flash_hints(view: service.GameView, number: int, tallies: Sequence[TeamTally]) -> None:
+    """What looks forgotten in the deal just saved (the form's live check said it before
+    saving, where the page has JavaScript): saved all the same, to correct if it is wrong."""
+    for hint in deal_hints(view.rules, number, tallies, view.game.team_sizes):
+        flash(
+            _(
+                "Check deal %(deal)d: %(hint)s Correct the deal if something was missed.",
+                deal=number,
+                hint=say(hint),
+            ),
+            "hint",
+        )
 
 
 def _whole(text: str) -> int | None:
@@ -460,6 +478,7 @@ def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
         flash(_("Nothing changed in deal %(deal)d.", deal=number))
     else:
         flash(_("Deal %(deal)d corrected.", deal=number))
+        _flash_hints(view, number, tallies)
     return redirect(url_for("games.show", game_id=game_id, _anchor=f"deal-{number}"))
 
 

@@ -596,6 +596,7 @@
           });
           problems.appendChild(several);
         }
+        preview.classList.remove("has-hints");
         preview.classList.add("has-problems");
         scrollableByKeyboard(problems);
         return;
@@ -614,6 +615,7 @@
           return; // a newer question is on its way
         }
         problems.textContent = "";
+        preview.classList.remove("has-hints");
         if (status === 200 && data) {
           preview.classList.remove("has-problems");
           data.teams.forEach(function (team, i) {
@@ -621,6 +623,22 @@
             $("[data-deal-score]", li).textContent = points(team.score, group);
             $("[data-new-total]", li).textContent = points(before[i] + team.score, group);
           });
+          // What looks forgotten (a team still holding cards with none left): to check,
+          // never in the way of saving; only once the deal's end is told (who went out, or
+          // nobody), so an empty form asks nothing.
+          var ended = form.elements.went_out && form.elements.went_out.value !== "";
+          if (ended && data.hints && data.hints.length) {
+            preview.classList.add("has-hints");
+            var hints = document.createElement("ul");
+            data.hints.forEach(function (hint) {
+              var item = document.createElement("li");
+              item.textContent = preview.getAttribute("data-hint").replace("{hint}", function () {
+                return hint.message;
+              });
+              hints.appendChild(item);
+            });
+            problems.appendChild(hints);
+          }
         } else if (data && data.errors) {
           blank();
           preview.classList.add("has-problems");

@@ -92,6 +92,37 @@ def test_german_example_scores_3855_and_615(api: Api, teams: list[dict[str, Any]
     assert losers["breakdown"]["left"] == -205
 
 
+def test_a_team_still_holding_cards_with_none_left_is_hinted_at_not_refused(api: Api) -> None:
+    # Seed 001: every player who did not go out keeps at least one card.
+    assert score(api, GERMAN_POINTS).get_json()["hints"] == []
+    # The seed's own example leaves out what Ben's partner still held: with the seating
+    # told, that is hinted at (and still scored 3855).
+    body = score(api, GERMAN_POINTS, players=[2, 2]).get_json()
+    assert [team["score"] for team in body["teams"]] == [3855, 615]
+    assert body["hints"] == [
+        {
+            "team": 0,
+            "field": "left",
+            "message": "Team 1 went out, but its player who did not go out still holds at least "
+            "one card in hand or foot, and no card is reported left.",
+        }
+    ]
+    forgot = [{**GERMAN_POINTS[0], "left": 25}, {**GERMAN_POINTS[1], "left": 0}]
+    response = score(api, forgot, players=[2, 2])
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["hints"] == [
+        {
+            "team": 1,
+            "field": "left",
+            "message": "Team 2 did not go out, so each of its 2 players still holds at least "
+            "one card in hand or foot, but no card is reported left.",
+        }
+    ]
+    # Scored all the same: the hint says, the table decides.
+    assert body["teams"][1]["breakdown"]["left"] == 0
+
+
 def test_decks_default_to_the_rulesets_for_the_teams(api: Api) -> None:
     # Two partnerships of two: four players, five decks in the standard rules.
     assert score(api, GERMAN_POINTS).get_json()["decks"] == 5

@@ -391,3 +391,37 @@ def test_a_step_from_a_number_that_is_not_whole_goes_to_the_next_whole_one(
     books.fill("-3")
     up.click()
     expect(books).to_have_value("0")
+
+
+def test_the_bar_says_to_check_a_team_still_holding_cards_with_none_left(
+    live_server: LiveServer, page: Page
+) -> None:
+    """Seed 001: every player who did not go out keeps a card. The bar says so while the
+    deal is typed; it is a hint, not a refusal: the figures stand and the deal saves."""
+    game_id = new_game(live_server)
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    page.locator("#went_out-0").check()
+    for name, value in (
+        ("t0-clean_books", "2"),
+        ("t0-dirty_books", "2"),
+        ("t0-wild_books", "1"),
+        ("t0-melded", "555"),
+        ("t0-left", "25"),
+        ("t1-clean_books", "1"),
+        ("t1-melded", "220"),
+    ):
+        page.locator(f'[name="{name}"]').fill(value)
+    bar = page.locator("#deal-preview")
+    problems = bar.locator("[data-problems]")
+    expect(problems).to_have_text(
+        "Check before saving: Cid & Dee did not go out, so each of its 2 players still holds "
+        "at least one card in hand or foot, but no card is reported left."
+    )
+    expect(bar).to_have_class(re.compile(r"\bhas-hints\b"))
+    expect(bar).not_to_have_class(re.compile(r"\bhas-problems\b"))
+    # The figures stand: 220 + 500 for the clean book.
+    expect(bar.locator('li[data-team="1"] [data-deal-score]')).to_have_text("720")
+    page.locator('[name="t1-left"]').fill("35")
+    expect(problems).to_have_text("")
+    expect(bar).not_to_have_class(re.compile(r"\bhas-hints\b"))
+    expect(bar.locator('li[data-team="1"] [data-deal-score]')).to_have_text("685")

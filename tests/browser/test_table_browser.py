@@ -379,15 +379,17 @@ def test_the_score_bar_reads_a_special_book_whose_id_has_hyphens(
     page.locator("#t0-special_books-book-of-sevens").fill("1")
     page.locator("#t0-red_threes").fill("1")
     page.locator("#t0-melded").fill("555")
+    page.locator("#t0-left").fill("20")  # what Ben's partner still holds
     page.locator("#t1-clean_books").fill("1")
     page.locator("#t1-red_threes").fill("1")
     page.locator("#t1-melded").fill("220")
     page.locator("#t1-left").fill("205")
-    # RULES.md's example, the sevens earning 1000 instead of a clean book's 500.
-    expect(page.locator("[data-new-total]").nth(0)).to_have_text("4355")
+    # RULES.md's example, the sevens earning 1000 instead of a clean book's 500, less the
+    # partner's 20 (the bar would otherwise say to check them).
+    expect(page.locator("[data-new-total]").nth(0)).to_have_text("4335")
     expect(page.locator("[data-problems]")).to_be_empty()
     page.get_by_role("button", name="Save deal 1").tap()
-    expect(page.locator(".standing-card .totals")).to_contain_text("4355")
+    expect(page.locator(".standing-card .totals")).to_contain_text("4335")
 
 
 def test_an_unsaved_count_comes_back_counted(

@@ -20,6 +20,7 @@ from scorekeeper.demo import run_demo
 from scorekeeper.extensions import db, utc_iso
 from scorekeeper.models import Correction, Deal, DealResult, Game, Player
 from scorekeeper.rules.tally import BOUNDS
+from scorekeeper.services import games
 from scorekeeper.services import players as player_service
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -904,6 +905,34 @@ def test_the_deal_form_offers_only_what_the_rules_use(client: FlaskClient) -> No
     page = text(client.get(f"/games/{brouillette}/deals/new"))
     assert 'name="t0-black_three_books"' in page
     assert 'name="t0-melded-black_threes"' in page
+
+
+def test_a_deal_saved_with_no_cards_left_for_a_team_still_holding_some_says_to_check_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Seed 001: every player who did not go out keeps a card. Nothing left for such a team
+    is most likely cards forgotten: the deal is saved (nothing is refused for it) and the
+    game page says what to check."""
+    game_id = start_game(client)
+    forgot = {**GERMAN, "t0-left": "25", "t1-left": "0"}
+    response = enter_deal(client, game_id, forgot)
+    assert response.status_code == 302
+    page = text(client.get(response.headers["Location"]))
+    assert "Deal 1 saved." in page
+    hint = re.search(r'<p class="flash flash-hint">(.*?)</p>', page, re.S)
+    assert hint, page
+    assert hint.group(1) == (
+        "Check deal 1: Cid &amp; Dee did not go out, so each of its 2 players still holds at "
+        "least one card in hand or foot, but no card is reported left. Correct the deal if "
+        "something was missed."
+    )
+    # Counted as they were entered.
+    with app.app_context():
+        assert len(games.read_game(game_id).deals) == 1
+    # Cards left for every player: nothing to check.
+    other = start_game(client)
+    response = enter_deal(client, other, {**GERMAN, "t0-left": "25"})
+    assert "flash-hint" not in text(client.get(response.headers["Location"]))
 
 
 def test_the_deal_trackers_counters_go_as_far_as_the_rules_allow(client: FlaskClient) -> None:

@@ -1,0 +1,107 @@
+"""What looks forgotten in a possible deal: hinted at before saving, never refused.
+
+Every player who did not go out still holds a card (seed 001: "Solange du nicht ausmachen
+darfst, muss dir nach dem Ablegen mindestens eine Karte bleiben"), so a team with nobody out
+and no card left most likely forgot to count its hand and foot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorekeeper.rules import PRESETS, CardClass, Cards, TeamTally, deal_hints, validate_deal
+
+STANDARD = PRESETS["standard"]
+# Went out; the partner (where there is one) still holds 20 points of cards.
+OUT = TeamTally(
+    clean_books=2,
+    dirty_books=2,
+    wild_books=1,
+    melded=Cards(points=500),
+    left=Cards(points=20),
+    went_out=True,
+)
+STAYED = TeamTally(clean_books=1, melded=Cards(points=300), left=Cards(points=45))
+
+
+def hints(teams: list[TeamTally], sizes: list[int] | None = None, rules_id: str = "standard"):
+    rules = PRESETS[rules_id]
+    # Possible deals all: the hint never stands in for a refusal.
+    assert validate_deal(rules, 1, teams, None, sizes) == []
+    return [(p.team, p.field, p.message) for p in deal_hints(rules, 1, teams, sizes)]
+
+
+def test_a_team_that_did_not_go_out_and_holds_nothing_is_hinted_at() -> None:
+    nothing = replace(STAYED, left=Cards(points=0))
+    assert hints([OUT, nothing], [2, 2]) == [
+        (
+            1,
+            "left",
+            "Team B did not go out, so each of its 2 players still holds at least one card in "
+            "hand or foot, but no card is reported left.",
+        )
+    ]
+    # The seating not told (a calculator): a team is taken to have one player.
+    assert hints([OUT, nothing]) == [
+        (
+            1,
+            "left",
+            "Team B did not go out, so it still holds at least one card in hand or foot, but no "
+            "card is reported left.",
+        )
+    ]
+    # Cards left counted, none of them: the same.
+    assert len(hints([OUT, replace(STAYED, left=Cards.of_counts({}))], [2, 2])) == 1
+
+
+def test_a_deal_with_cards_left_for_every_player_has_no_hint() -> None:
+    assert hints([OUT, STAYED], [2, 2]) == []
+    assert hints([OUT, replace(STAYED, left=Cards(points=10))], [2, 2]) == []
+    two = Cards.of_counts({CardClass.FOURS_TO_SEVENS: 2})
+    assert hints([OUT, replace(STAYED, left=two)], [2, 2]) == []
+
+
+def test_too_few_cards_for_the_players_still_holding_some() -> None:
+    # Two players, one 5-point card between them.
+    assert hints([OUT, replace(STAYED, left=Cards(points=5))], [2, 2]) == [
+        (
+            1,
+            "left",
+            "Team B reports cards worth 5 left in hand and foot, but 2 of its players did not "
+            "go out and each still holds at least one card: cards worth at least 10.",
+        )
+    ]
+    one = Cards.of_counts({CardClass.ACES: 1})
+    assert hints([OUT, replace(STAYED, left=one)], [2, 2]) == [
+        (
+            1,
+            "left",
+            "Team B reports 1 card left in hand and foot, but 2 of its players did not go out "
+            "and each still holds at least one card.",
+        )
+    ]
+
+
+def test_the_partner_of_the_player_who_went_out_still_holds_a_card() -> None:
+    # Standard partners: the partner did not go out and holds at least one card.
+    stayed_with_cards = replace(STAYED, left=Cards(points=30))
+    alone_out = replace(OUT, left=Cards(points=0))
+    assert hints([alone_out, stayed_with_cards], [2, 2]) == [
+        (
+            0,
+            "left",
+            "Team A went out, but its player who did not go out still holds at least one card "
+            "in hand or foot, and no card is reported left.",
+        )
+    ]
+    assert hints([OUT, stayed_with_cards], [2, 2]) == []
+    # A player alone goes out with nothing left: nothing to hint at.
+    assert hints([alone_out, stayed_with_cards, stayed_with_cards], [1, 1, 1]) == []
+
+
+def test_a_red_three_caught_is_a_card_still_held() -> None:
+    # Simpson: players alone; a red three caught in the hand is the one card it holds.
+    caught = TeamTally(clean_books=1, melded=Cards(points=60), red_threes_caught=1)
+    out = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
+    assert hints([out, caught], [1, 1], "simpson") == []
+    assert len(hints([out, replace(caught, red_threes_caught=0)], [1, 1], "simpson")) == 1
