@@ -135,12 +135,12 @@ def test_a_long_name_of_a_special_book_wraps_in_its_row(app: Flask, client: Flas
         assert sum(len(run) for run in re.findall(r"B{3,}", reading(pdf))) == 5 * 80
 
 
-def test_six_character_figures_stay_in_their_cells_seven_teams_across(
-    app: Flask, client: FlaskClient
-) -> None:
-    """House rules allow bonuses and penalties up to 10000: two red threes caught print
-    -20000 in a points cell a seventh of the page wide, which once ran into the next
-    team's count ("-200000" read back)."""
+def _seven_players_catching_red_threes(
+    app: Flask, caught: int, corrected_to: int | None = None
+) -> int:
+    """A Simpson game of seven players under house rules of 10000-point bonuses and
+    penalties: Ann goes out in deal 1, the six others each catch ``caught`` red threes
+    (corrected to ``corrected_to`` after, if given)."""
     bonuses = ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus")
     overrides = {**dict.fromkeys(bonuses, 10_000), "red_three_penalty": 10_000, "deal_count": 12}
     with app.app_context():
@@ -148,9 +148,21 @@ def test_six_character_figures_stay_in_their_cells_seven_teams_across(
         players = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus")
         game = games.start_game(ruleset_id, [TeamSpec("", [name]) for name in players])
         out = replace(OUT, clean_books=1, dirty_books=1, wild_books=0, red_threes=0)
-        caught = replace(STAYING, clean_books=0, red_threes=0, red_threes_caught=2)
-        games.record_deal(game.id, [out, *[caught] * 6])
-        game_id = game.id
+        staying = replace(STAYING, clean_books=0, red_threes=0, red_threes_caught=caught)
+        deal = games.record_deal(game.id, [out, *[staying] * 6])
+        if corrected_to is not None:
+            now = replace(staying, red_threes_caught=corrected_to)
+            games.correct_deal(game.id, 1, deal.version, [out, *[now] * 6])
+        return int(game.id)
+
+
+def test_six_character_figures_stay_in_their_cells_seven_teams_across(
+    app: Flask, client: FlaskClient
+) -> None:
+    """House rules allow bonuses and penalties up to 10000: two red threes caught print
+    -20000 in a points cell a seventh of the page wide, which once ran into the next
+    team's count ("-200000" read back)."""
+    game_id = _seven_players_catching_red_threes(app, 2)
     pdf = client.get(f"/games/{game_id}/sheet.pdf").data
     save_pngs(pdf, "game-7-teams-big-figures")
     words = reading(pdf).split()
@@ -163,18 +175,7 @@ def test_a_corrected_six_character_figure_keeps_its_mark_in_its_cell(
 ) -> None:
     """The correction mark "†" after -20000 is measured with the figure: a seventh of the
     page had room for the figure alone, and the mark ran into the next team's count."""
-    bonuses = ("clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "going_out_bonus")
-    overrides = {**dict.fromkeys(bonuses, 10_000), "red_three_penalty": 10_000, "deal_count": 12}
-    with app.app_context():
-        ruleset_id = rulesets.create_house_rules("Big bonuses", "simpson", overrides).id
-        players = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus")
-        game = games.start_game(ruleset_id, [TeamSpec("", [name]) for name in players])
-        out = replace(OUT, clean_books=1, dirty_books=1, wild_books=0, red_threes=0)
-        caught = replace(STAYING, clean_books=0, red_threes=0, red_threes_caught=1)
-        deal = games.record_deal(game.id, [out, *[caught] * 6])
-        twice = replace(caught, red_threes_caught=2)
-        games.correct_deal(game.id, 1, deal.version, [out, *[twice] * 6])
-        game_id = game.id
+    game_id = _seven_players_catching_red_threes(app, 1, corrected_to=2)
     pdf = client.get(f"/games/{game_id}/sheet.pdf").data
     save_pngs(pdf, "game-7-teams-big-figures-corrected")
     # Each figure is read back whole with its mark after it (the mark is a word of its own).
