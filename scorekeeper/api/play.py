@@ -22,12 +22,14 @@ from scorekeeper.rules.cards import RANK_CLASSES, WILD_CLASSES
 from scorekeeper.rules.i18n import N_, NP_
 from scorekeeper.rules.play import (
     OPENING_CLASSES,
+    PICKUP_PAIR,
     check_go_out,
     check_opening,
     opening_points_step,
     opening_rank_shapes,
     opening_shapes,
     opening_value,
+    pickup_wild_shapes,
     ranks_to_classes,
 )
 from scorekeeper.services.errors import Invalid
@@ -77,6 +79,9 @@ def check_opening_meld() -> dict[str, Any]:
     if points is None:
         points = opening_value(rules, counts)
         melds, book = opening_rank_shapes(rules, ranks) if ranks else opening_shapes(rules, counts)
+        if pickup_wild and pickup_pair is not None and pickup_pair >= PICKUP_PAIR:
+            # The wild cards picked up with the top one are a wild meld of their own.
+            melds, book = pickup_wild_shapes(rules, ranks, data["top_discard"])
     elif (step := opening_points_step(rules)) > 1 and points % step:
         # Every card that melds counts a multiple of 5 (under every preset): 52 is no opening.
         raise Invalid(

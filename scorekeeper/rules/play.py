@@ -144,6 +144,22 @@ def opening_rank_shapes(rules: RuleSet, ranks: Mapping[str, int]) -> tuple[bool,
     return not _counted(ranks_to_classes(ranks)) or bool(layouts), True in layouts
 
 
+def pickup_wild_shapes(rules: RuleSet, ranks: Mapping[str, int], top: str) -> tuple[bool, bool]:
+    """:func:`opening_rank_shapes` of an opening that picks up a wild card: the top discard
+    and the cards of its rank from the hand are a meld of wild cards of their own (seed 003:
+    "to toere for at hente en toer eller to jokere for at hente en joker"), so those three
+    (or more of that rank) never sit beside natural cards, and the rest melds apart."""
+    melds, book = False, False
+    size = rules.book_size
+    for kept in range(PICKUP_PAIR + 1, ranks.get(top, 0) + 1):
+        rest = {rank: n - kept if rank == top else n for rank, n in ranks.items()}
+        rest_melds, rest_book = opening_rank_shapes(rules, rest)
+        if rest_melds:
+            melds = True
+            book = book or rest_book or kept >= size
+    return melds, book
+
+
 def _counted(cards: Mapping[CardClass, int]) -> bool:
     return any(n > 0 for card, n in cards.items() if card in OPENING_CLASSES)
 

@@ -150,6 +150,16 @@ def test_a_wild_card_on_top_needs_two_more_of_the_same_and_wild_books(api: Api) 
     # A 2 on top with two more 2s and aces besides: 2 2 2 (60) and A A A (60) in deal 3.
     body = opening(api, deal=3, ranks={"2": 3, "A": 3}, top_discard="2")[1]
     assert (body["value"], body["enough"]) == (120, True)
+    # The 2s picked up are a wild meld of their own: they never carry pairs of natural
+    # cards, so A A K K Q Q beside them make no meld (as they would with 2s from the stock).
+    for top in ("2", "joker"):
+        wild = {top: 3, "A": 2, "K": 2, "Q": 2}
+        assert opening(api, deal=1, ranks=wild)[1]["enough"] is True
+        body = opening(api, deal=1, ranks=wild, top_discard=top)[1]
+        assert body["enough"] is False, body
+    # A fourth 2 may join the aces: 2 2 2 and A A 2.
+    body = opening(api, deal=1, ranks={"2": 4, "A": 2}, top_discard="2")[1]
+    assert body["enough"] is True
     # Without wild books no meld takes a wild card, however many the hand holds.
     body = opening(
         api, ruleset="no-wild-books", deal=1, ranks={"joker": 2, "A": 4}, top_discard="joker"
