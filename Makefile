@@ -43,6 +43,8 @@ $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/message
 # After adding or changing texts: collect them all into messages.pot and bring every
 # catalogue up to date (new texts arrive untranslated; `pytest tests/i18n` lists them).
 # Nothing changes (not even a date) when no text did, so the catalogues merge cleanly.
+# No --previous: Babel 2.19 reads a "#| msgid" line back as a translator's comment, so each
+# later run carried the earlier text along for good ("# | msgid ...", wrapped into stray words).
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg --add-location=file --sort-by-file \
 		-c TRANSLATORS: --project=scorekeeper --copyright-holder="scorekeeper contributors" \
@@ -52,7 +54,7 @@ messages: $(STAMP)
 		rm $(TRANSLATIONS)/messages.pot.new; echo "messages.pot: no text changed"; \
 	else mv $(TRANSLATIONS)/messages.pot.new $(TRANSLATIONS)/messages.pot; fi
 	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) \
-		--ignore-obsolete --previous --ignore-pot-creation-date
+		--ignore-obsolete --ignore-pot-creation-date
 	$(MAKE) translations
 
 db: setup
