@@ -47,8 +47,8 @@ _GO_OUT_NONE = {
 # by whether the team went out, when nothing at all is reported left.
 _NOTHING_LEFT = {
     False: NP_(
-        "%(team)s did not go out, so it still holds at least one card in hand or foot, but "
-        "no card is reported left.",
+        "%(team)s did not go out, so at least one card is still in hand or foot, but no "
+        "card is reported left.",
         "%(team)s did not go out, so each of its %(count)d players still holds at least one "
         "card in hand or foot, but no card is reported left.",
     ),
@@ -1015,14 +1015,15 @@ class _Checker:
         """Every player who did not go out holds a card at the end of the deal: nobody may
         meld or discard their last card without going out (seed 001: "Solange du nicht
         ausmachen darfst, muss dir nach dem Ablegen mindestens eine Karte bleiben"; 000 and
-        003 alike). A red three caught is such a card; the cards left are the others. Without
-        the seating, a team is taken to have one player: the least any table seats.
+        003 alike). A red three caught stands for no such card: it is caught in a foot never
+        picked up, "sammen med alle de andre kort" (seed 003), so its holder still has the
+        hand and the rest of that foot. Without the seating, a team is taken to have one
+        player: the least any table seats.
 
         A hint, not a refusal (see :func:`deal_hints`): RULES.md does not list it among what
         is impossible, and a calculator asked about a team's books alone must still answer."""
         players = self.sizes[i] if self.sizes is not None else 1
-        still_in = players - (1 if team.went_out else 0)
-        holding = still_in - team.red_threes_caught
+        holding = players - (1 if team.went_out else 0)
         if holding <= 0:
             return
         values = self.rules.card_values
@@ -1030,7 +1031,9 @@ class _Checker:
         if team.left.counted:
             if team.left.cards >= holding:
                 return
-        elif team.left.value(values) >= holding * least:  # every card is worth 1 or more
+        # By points: where the cheapest card is worth 0 (house rules may so value black
+        # threes), no total is too little.
+        elif team.left.value(values) >= holding * least:
             return
         template: Template
         if not team.left.cards and not team.left.value(values):
@@ -1043,7 +1046,7 @@ class _Checker:
             i,
             "left",
             template,
-            count=still_in,
+            count=holding,
             cards=team.left.cards,
             points=team.left.value(values),
             least=holding * least,

@@ -543,6 +543,29 @@
       var problems = $("[data-problems]", preview);
       var before = JSON.parse(preview.getAttribute("data-before"));
       var group = preview.getAttribute("data-group") || "";
+      var hintsBox = $("[data-hints]", preview);
+      /* What looks forgotten, each line "Check before saving: …"; rewritten only when it
+         changes. */
+      function showHints(hints) {
+        var lines = hints.map(function (hint) {
+          return preview.getAttribute("data-hint").replace("{hint}", function () {
+            return hint.message;
+          });
+        });
+        if (lines.join("\n") === hintsBox.getAttribute("data-shown")) {
+          return;
+        }
+        hintsBox.setAttribute("data-shown", lines.join("\n"));
+        hintsBox.textContent = "";
+        lines.forEach(function (line) {
+          var item = document.createElement("p");
+          item.textContent = line;
+          hintsBox.appendChild(item);
+        });
+        hintsBox.hidden = !lines.length;
+        preview.classList.toggle("has-hints", lines.length > 0);
+        scrollableByKeyboard(hintsBox);
+      }
       function blank() {
         $all("[data-deal-score]", preview).forEach(function (out) {
           out.textContent = "\u2013";
@@ -596,7 +619,7 @@
           });
           problems.appendChild(several);
         }
-        preview.classList.remove("has-hints");
+        showHints([]);
         preview.classList.add("has-problems");
         scrollableByKeyboard(problems);
         return;
@@ -615,7 +638,9 @@
           return; // a newer question is on its way
         }
         problems.textContent = "";
-        preview.classList.remove("has-hints");
+        if (status !== 200) {
+          showHints([]);
+        }
         if (status === 200 && data) {
           preview.classList.remove("has-problems");
           data.teams.forEach(function (team, i) {
@@ -626,19 +651,9 @@
           // What looks forgotten (a team still holding cards with none left): to check,
           // never in the way of saving; only once the deal's end is told (who went out, or
           // nobody), so an empty form asks nothing.
+          // Outside the live region: typing on past it never reads it out again.
           var ended = form.elements.went_out && form.elements.went_out.value !== "";
-          if (ended && data.hints && data.hints.length) {
-            preview.classList.add("has-hints");
-            var hints = document.createElement("ul");
-            data.hints.forEach(function (hint) {
-              var item = document.createElement("li");
-              item.textContent = preview.getAttribute("data-hint").replace("{hint}", function () {
-                return hint.message;
-              });
-              hints.appendChild(item);
-            });
-            problems.appendChild(hints);
-          }
+          showHints(ended && data.hints ? data.hints : []);
         } else if (data && data.errors) {
           blank();
           preview.classList.add("has-problems");

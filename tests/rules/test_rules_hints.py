@@ -46,8 +46,8 @@ def test_a_team_that_did_not_go_out_and_holds_nothing_is_hinted_at() -> None:
         (
             1,
             "left",
-            "Team B did not go out, so it still holds at least one card in hand or foot, but no "
-            "card is reported left.",
+            "Team B did not go out, so at least one card is still in hand or foot, but no card "
+            "is reported left.",
         )
     ]
     # Cards left counted, none of them: the same.
@@ -99,9 +99,11 @@ def test_the_partner_of_the_player_who_went_out_still_holds_a_card() -> None:
     assert hints([alone_out, stayed_with_cards, stayed_with_cards], [1, 1, 1]) == []
 
 
-def test_a_red_three_caught_is_a_card_still_held() -> None:
-    # Simpson: players alone; a red three caught in the hand is the one card it holds.
-    caught = TeamTally(clean_books=1, melded=Cards(points=60), red_threes_caught=1)
+def test_a_red_three_caught_is_no_card_left_in_its_stead() -> None:
+    # Seed 003: a red three is caught in a foot never picked up, "sammen med alle de andre
+    # kort": its holder still has the hand and the rest of that foot to count.
+    caught = replace(STAYED, left=Cards(points=0), red_threes_caught=2)
+    assert [h[0] for h in hints([OUT, caught], [2, 2])] == [1]
     out = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
-    assert hints([out, caught], [1, 1], "simpson") == []
-    assert len(hints([out, replace(caught, red_threes_caught=0)], [1, 1], "simpson")) == 1
+    alone = TeamTally(clean_books=1, melded=Cards(points=60), red_threes_caught=1)
+    assert [h[0] for h in hints([out, alone], [1, 1], "simpson")] == [1]
