@@ -59,8 +59,8 @@ _NOTHING_LEFT = {
         "at least one card in hand or foot, and no card is reported left.",
     ),
 }
-# Too few: %(count)d players who did not go out, each holding a card (a red three caught
-# may be one of them).
+# Too few: %(count)d players who did not go out, each holding a card besides any red three
+# caught (see cards_still_held).
 _TOO_FEW_LEFT = NP_(
     "%(team)s reports %(cards)d card left in hand and foot, but %(count)d of its players did "
     "not go out and each still holds at least one card.",
