@@ -240,8 +240,10 @@ def show(game_id: int) -> ResponseReturnValue:
         opening_bounds=BOUNDS["opening_meld"],
         # The most the deal tracker's counters go to: a count's bound, or what the rules allow.
         tracker_most={
-            **{field: BOUNDS[field][1] for field in ("clean_books", "dirty_books", "wild_books")},
-            "red_threes": BOUNDS["red_threes"][1],
+            **{
+                field: BOUNDS[field][1]
+                for field in ("clean_books", "dirty_books", "wild_books", "red_threes")
+            },
             "black_three_books": view.rules.most_black_three_books,
         },
     )

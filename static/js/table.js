@@ -534,6 +534,30 @@
       return { teams: body, bad: bad, outside: outside };
     }
 
+    /* What looks forgotten, each line "Check before saving: …"; rewritten only when it
+       changes. */
+    function showHints(hints) {
+      var hintsBox = $("[data-hints]", preview);
+      var lines = hints.map(function (hint) {
+        return preview.getAttribute("data-hint").replace("{hint}", function () {
+          return hint.message;
+        });
+      });
+      if (lines.join("\n") === hintsBox.getAttribute("data-shown")) {
+        return;
+      }
+      hintsBox.setAttribute("data-shown", lines.join("\n"));
+      hintsBox.textContent = "";
+      lines.forEach(function (line) {
+        var item = document.createElement("p");
+        item.textContent = line;
+        hintsBox.appendChild(item);
+      });
+      hintsBox.hidden = !lines.length;
+      preview.classList.toggle("has-hints", lines.length > 0);
+      scrollableByKeyboard(hintsBox);
+    }
+
     var asked = 0;
     function refresh() {
       if (!preview) {
@@ -543,29 +567,6 @@
       var problems = $("[data-problems]", preview);
       var before = JSON.parse(preview.getAttribute("data-before"));
       var group = preview.getAttribute("data-group") || "";
-      var hintsBox = $("[data-hints]", preview);
-      /* What looks forgotten, each line "Check before saving: …"; rewritten only when it
-         changes. */
-      function showHints(hints) {
-        var lines = hints.map(function (hint) {
-          return preview.getAttribute("data-hint").replace("{hint}", function () {
-            return hint.message;
-          });
-        });
-        if (lines.join("\n") === hintsBox.getAttribute("data-shown")) {
-          return;
-        }
-        hintsBox.setAttribute("data-shown", lines.join("\n"));
-        hintsBox.textContent = "";
-        lines.forEach(function (line) {
-          var item = document.createElement("p");
-          item.textContent = line;
-          hintsBox.appendChild(item);
-        });
-        hintsBox.hidden = !lines.length;
-        preview.classList.toggle("has-hints", lines.length > 0);
-        scrollableByKeyboard(hintsBox);
-      }
       function blank() {
         $all("[data-deal-score]", preview).forEach(function (out) {
           out.textContent = "\u2013";
