@@ -68,6 +68,23 @@ _TOO_FEW_LEFT = NP_(
     "did not go out and each still holds at least one card.",
     "cards",
 )
+# A team that melded nothing never emptied a hand, so no foot of it was picked up: the feet
+# alone are still held, %(feet)d cards besides any red three caught in them (see
+# cards_still_held). By count, then by points.
+_FEET_NOT_LEFT = NP_(
+    "%(team)s melded nothing, so its foot was never picked up: that foot alone holds "
+    "%(feet)d cards besides any red three caught, but %(cards)d are reported left.",
+    "%(team)s melded nothing, so none of its %(count)d players picked up a foot: the feet "
+    "alone hold %(feet)d cards besides any red three caught, but %(cards)d are reported left.",
+)
+_FEET_WORTH_MORE = NP_(
+    "%(team)s melded nothing, so its foot was never picked up: that foot alone holds "
+    "%(feet)d cards besides any red three caught, worth at least %(least)d, but cards worth "
+    "%(points)d are reported left.",
+    "%(team)s melded nothing, so none of its %(count)d players picked up a foot: the feet "
+    "alone hold %(feet)d cards besides any red three caught, worth at least %(least)d, but "
+    "cards worth %(points)d are reported left.",
+)
 _TOO_LITTLE_LEFT = N_(
     "%(team)s reports cards worth %(points)d left in hand and foot, but %(count)d of its "
     "players did not go out and each still holds at least one card: cards worth at least "
@@ -1018,7 +1035,8 @@ class _Checker:
         003 alike). A red three caught stands for no such card: it is caught in a foot never
         picked up, "sammen med alle de andre kort" (seed 003), so its holder still has the
         hand and the rest of that foot. Without the seating, a team is taken to have one
-        player: the least any table seats.
+        player: the least any table seats. A team that melded nothing holds more: every foot
+        of it, never picked up.
 
         A hint, not a refusal (see :func:`deal_hints`): RULES.md does not list it among what
         is impossible, and a calculator asked about a team's books alone must still answer."""
@@ -1028,29 +1046,49 @@ class _Checker:
             return
         values = self.rules.card_values
         least = min(values.of(card) for card in CardClass)
-        if team.left.counted:
-            if team.left.cards >= holding:
-                return
-        # By points: where the cheapest card is worth 0 (house rules may so value black
+        cards, points = team.left.cards, team.left.value(values)
+        # By points, where the cheapest card is worth 0 (house rules may so value black
         # threes), no total is too little.
-        elif team.left.value(values) >= holding * least:
+        if not cards if team.left.counted else not points and least:
+            self.fail(i, "left", _NOTHING_LEFT[team.went_out], count=holding)
             return
-        template: Template
-        if not team.left.cards and not team.left.value(values):
-            template = _NOTHING_LEFT[team.went_out]
-        elif team.left.counted:
-            template = _TOO_FEW_LEFT
-        else:
-            template = _TOO_LITTLE_LEFT
-        self.fail(
-            i,
-            "left",
-            template,
-            count=holding,
-            cards=team.left.cards,
-            points=team.left.value(values),
-            least=holding * least,
+        if not team.went_out and self.melded_nothing(team):
+            # Nobody of the team emptied a hand ("Da du zwei ziehst und eine ablegst, wächst
+            # deine Hand", seed 001), so every foot is still held, less its red threes caught.
+            feet = max(players * self.rules.foot_cards - team.red_threes_caught, players)
+            if team.left.counted:
+                if cards < feet:
+                    self.fail(i, "left", _FEET_NOT_LEFT, count=players, feet=feet, cards=cards)
+            elif points < feet * least:
+                self.fail(
+                    i,
+                    "left",
+                    _FEET_WORTH_MORE,
+                    count=players,
+                    feet=feet,
+                    least=feet * least,
+                    points=points,
+                )
+            return
+        if team.left.counted:
+            if cards < holding:
+                self.fail(i, "left", _TOO_FEW_LEFT, count=holding, cards=cards)
+        elif points < holding * least:
+            self.fail(
+                i, "left", _TOO_LITTLE_LEFT, count=holding, points=points, least=holding * least
+            )
+
+    @staticmethod
+    def melded_nothing(team: TeamTally) -> bool:
+        """Whether a team reports no book and no card melded."""
+        books = (
+            team.clean_books
+            + team.dirty_books
+            + team.wild_books
+            + team.black_three_books
+            + sum(team.special_books.values())
         )
+        return not books and not team.melded.cards and not team.melded.points
 
     # --- the whole deal --------------------------------------------------
 
@@ -1398,6 +1436,23 @@ class _Checker:
             self.fail(None, where, together, count=sum(needs), most=most, **params)
 
 
+def _checker(
+    rules: RuleSet,
+    deal_number: int,
+    teams: Sequence[TeamTally],
+    decks: int | None,
+    team_sizes: Sequence[int] | None,
+    scarcity: bool = True,
+) -> _Checker | None:
+    """The checker of a deal, or None when the deal is outside the game."""
+    if team_sizes is not None and len(team_sizes) != len(teams):
+        raise ValueError(f"{len(team_sizes)} team sizes for {len(teams)} teams")
+    if not 1 <= deal_number <= rules.deal_count:
+        return None
+    decks = decks or default_decks(rules, len(teams))
+    return _Checker(rules, deal_number, teams, decks, team_sizes, scarcity)
+
+
 def deal_hints(
     rules: RuleSet,
     deal_number: int,
@@ -1407,13 +1462,9 @@ def deal_hints(
     """What looks forgotten in a deal the rules allow, for the table to check before saving
     (nothing is refused for it): a team whose players still hold cards with none reported
     left, the commonest slip at the table. ``team_sizes`` as for :func:`validate_deal`."""
-    if team_sizes is not None and len(team_sizes) != len(teams):
-        raise ValueError(f"{len(team_sizes)} team sizes for {len(teams)} teams")
-    if not 1 <= deal_number <= rules.deal_count:
+    checker = _checker(rules, deal_number, teams, None, team_sizes)
+    if checker is None:
         return []
-    checker = _Checker(
-        rules, deal_number, teams, default_decks(rules, len(teams)), team_sizes, True
-    )
     for i, team in enumerate(teams):
         checker.cards_still_held(i, team)
     return checker.problems
@@ -1436,9 +1487,8 @@ def validate_deal(
     decks (the 2s, the ranks from 4 to 7, the cards counted elsewhere), as since 2026-12-04;
     without it, as every version before checked them (an import of their exports).
     """
-    if team_sizes is not None and len(team_sizes) != len(teams):
-        raise ValueError(f"{len(team_sizes)} team sizes for {len(teams)} teams")
-    if not 1 <= deal_number <= rules.deal_count:
+    checker = _checker(rules, deal_number, teams, decks, team_sizes, scarcity)
+    if checker is None:
         return [
             Problem(
                 None,
@@ -1451,9 +1501,6 @@ def validate_deal(
                 {"deal": deal_number, "deals": rules.deal_count},
             )
         ]
-    checker = _Checker(
-        rules, deal_number, teams, decks or default_decks(rules, len(teams)), team_sizes, scarcity
-    )
     for i, team in enumerate(teams):
         checker.team(i, team)
     checker.whole_deal()

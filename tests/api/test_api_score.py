@@ -123,6 +123,38 @@ def test_a_team_still_holding_cards_with_none_left_is_hinted_at_not_refused(api:
     assert body["teams"][1]["breakdown"]["left"] == 0
 
 
+def test_a_team_that_melded_nothing_is_hinted_at_for_its_unopened_feet(api: Api) -> None:
+    # Nobody of Team 2 emptied a hand (seed 001: "Da du zwei ziehst und eine ablegst, wächst
+    # deine Hand"), so both its feet of 13 cards are still held, worth at least 5 each.
+    out = {**GERMAN_POINTS[0], "left": 25}
+    nothing = {"name": "Team 2", "left": 60}
+    response = score(api, [out, nothing], players=[2, 2])
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["hints"] == [
+        {
+            "team": 1,
+            "field": "left",
+            "message": "Team 2 melded nothing, so none of its 2 players picked up a foot: the "
+            "feet alone hold 26 cards besides any red three caught, worth at least 130, but "
+            "cards worth 60 are reported left.",
+        }
+    ]
+    assert body["teams"][1]["breakdown"]["left"] == -60
+    # In German, the same hint in the team's own words.
+    german = api.post(
+        "/api/score",
+        {"ruleset": "standard", "deal": 1, "teams": [out, nothing], "players": [2, 2]},
+        headers={"Accept-Language": "de"},
+    )
+    assert german.get_json()["hints"][0]["message"].startswith(
+        "Team 2 hat nichts ausgelegt, also hat keiner ihrer 2 Spieler einen Fuß aufgenommen"
+    )
+    # Cards worth what the feet hold: nothing to say.
+    enough = score(api, [out, {**nothing, "left": 130}], players=[2, 2])
+    assert enough.get_json()["hints"] == []
+
+
 def test_decks_default_to_the_rulesets_for_the_teams(api: Api) -> None:
     # Two partnerships of two: four players, five decks in the standard rules.
     assert score(api, GERMAN_POINTS).get_json()["decks"] == 5

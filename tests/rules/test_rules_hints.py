@@ -107,3 +107,48 @@ def test_a_red_three_caught_is_no_card_left_in_its_stead() -> None:
     out = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
     alone = TeamTally(clean_books=1, melded=Cards(points=60), red_threes_caught=1)
     assert [h[0] for h in hints([out, alone], [1, 1], "simpson")] == [1]
+
+
+def test_a_team_that_melded_nothing_still_holds_every_foot() -> None:
+    # Nobody of it emptied a hand ("Da du zwei ziehst und eine ablegst, wächst deine Hand",
+    # seed 001), so no foot was picked up: 2 feet of 13 cards, worth at least 5 each.
+    nothing_melded = TeamTally(left=Cards(points=60))
+    assert hints([OUT, nothing_melded], [2, 2]) == [
+        (
+            1,
+            "left",
+            "Team B melded nothing, so none of its 2 players picked up a foot: the feet alone "
+            "hold 26 cards besides any red three caught, worth at least 130, but cards worth 60 "
+            "are reported left.",
+        )
+    ]
+    alone_out = replace(OUT, left=Cards(points=0))
+    counted = TeamTally(left=Cards.of_counts({CardClass.ACES: 12}), red_threes_caught=1)
+    assert hints([alone_out, counted], [1, 1]) == []
+    # Twelve cards and the red three caught make the 13 of the foot: nothing to hint at; one
+    # card fewer is.
+    fewer = replace(counted, left=Cards.of_counts({CardClass.ACES: 11}))
+    assert [h[2] for h in hints([alone_out, fewer], [1, 1])] == [
+        "Team B melded nothing, so its foot was never picked up: that foot alone holds 12 "
+        "cards besides any red three caught, but 11 are reported left."
+    ]
+    # Simpson's feet hold 11 cards.
+    out = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
+    assert [h[2] for h in hints([out, TeamTally(left=Cards(points=50))], [1, 1], "simpson")] == [
+        "Team B melded nothing, so its foot was never picked up: that foot alone holds 11 cards "
+        "besides any red three caught, worth at least 55, but cards worth 50 are reported left."
+    ]
+    assert hints([out, TeamTally(left=Cards(points=55))], [1, 1], "simpson") == []
+
+
+def test_a_team_that_melded_anything_may_hold_less_than_its_feet() -> None:
+    # RULES.md's example: a team that melded holds A 8 4 in one hand and a foot in the other.
+    melded = TeamTally(melded=Cards(points=60), left=Cards(points=10))
+    assert hints([OUT, melded], [2, 2]) == []
+    booked = TeamTally(clean_books=1, melded=Cards(points=70), left=Cards(points=10))
+    assert hints([OUT, booked], [2, 2]) == []
+    # Nothing left at all is still the commoner slip, and said as such.
+    assert [h[2] for h in hints([OUT, TeamTally()], [2, 2])] == [
+        "Team B did not go out, so each of its 2 players still holds at least one card in hand "
+        "or foot, but no card is reported left."
+    ]
