@@ -169,8 +169,12 @@ class DealMaker:
                 continue
             if not validate_deal(self.rules, number, tallies, self.decks, self.team_sizes):
                 return tallies, False
-        # Nobody went out and nothing was melded: possible under every ruleset.
-        fallback = [TeamTally() for _ in self.team_sizes]
+        # Nobody went out and nothing was melded: possible under every ruleset. Each player
+        # still holds a hand and a foot, of the cheapest cards at least.
+        rules = self.rules
+        cheapest = min(rules.card_values.of(card) for card in CardClass)
+        each = (rules.hand_cards + rules.foot_cards) * cheapest
+        fallback = [TeamTally(left=Cards(points=size * each)) for size in self.team_sizes]
         problems = validate_deal(self.rules, number, fallback, self.decks, self.team_sizes)
         if problems:
             raise RuntimeError(f"no valid deal {number} under {self.rules.id}: {problems}")
@@ -232,15 +236,17 @@ class DealMaker:
             caught = 1
             shoe.red_threes -= 1
 
+        # Every player who did not go out still holds a card; a team that never opened still
+        # holds every foot (what deal_hints looks for).
         left = dict.fromkeys(CardClass, 0)
         if went_out:
-            cards = 0 if self.alone else rng.choice((0, 0, 2, 3, 5, 8, 11))
+            cards = 0 if self.alone else players - 1 + rng.choice((0, 1, 2, 4, 7, 10))
         else:
             cards = sum(rng.randint(2, 14) for _ in range(players))
-            if caught:
+            if not opened:
+                cards += players * rules.foot_cards
+            elif caught:
                 cards += rules.foot_cards  # a foot never picked up
-            elif not opened:
-                cards += players * rules.foot_cards // 2
         for _ in range(cards):
             shoe.take(shoe.any(), 1, left)
 

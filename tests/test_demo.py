@@ -17,7 +17,7 @@ from sqlalchemy import select
 from scorekeeper import create_app, demo
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Game, HouseRules, Player, Season
-from scorekeeper.rules import PRESETS, RuleSet, score_team, validate_deal
+from scorekeeper.rules import PRESETS, RuleSet, deal_hints, score_team, validate_deal
 from scorekeeper.services import games as game_service
 
 # Timestamps say when the demo ran, not what it played: everything else must repeat.
@@ -205,6 +205,8 @@ def test_every_table_gets_valid_deals_without_falling_back(table: demo.Table) ->
             tallies, fell_back = maker.deal(number)
             assert not fell_back
             assert validate_deal(rules, number, tallies, decks) == []
+            sizes = [table.team_size] * teams
+            assert deal_hints(rules, number, tallies, sizes) == [], tallies
             out = [t for t in tallies if t.went_out]
             went_out += len(out)
             stock_out += not out
@@ -227,3 +229,4 @@ def test_the_fallback_deal_is_valid_under_every_preset(monkeypatch: pytest.Monke
             tallies, fell_back = maker.deal(number)
             assert fell_back
             assert validate_deal(rules, number, tallies, rules.decks_for(3)) == []
+            assert deal_hints(rules, number, tallies, [1, 1, 1]) == []
