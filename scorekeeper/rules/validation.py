@@ -1049,7 +1049,8 @@ class _Checker:
         cards, points = team.left.cards, team.left.value(values)
         # By points, where the cheapest card is worth 0 (house rules may so value black
         # threes), no total is too little.
-        if not cards if team.left.counted else not points and least:
+        nothing_left = (cards == 0) if team.left.counted else (points == 0 and least > 0)
+        if nothing_left:
             self.fail(i, "left", _NOTHING_LEFT[team.went_out], count=holding)
             return
         if not team.went_out and self.melded_nothing(team):
@@ -1461,7 +1462,8 @@ def deal_hints(
 ) -> list[Problem]:
     """What looks forgotten in a deal the rules allow, for the table to check before saving
     (nothing is refused for it): a team whose players still hold cards with none reported
-    left, the commonest slip at the table. ``team_sizes`` as for :func:`validate_deal`."""
+    left, the commonest slip at the table, or a team that melded nothing with fewer cards left
+    than its feet, never picked up, hold. ``team_sizes`` as for :func:`validate_deal`."""
     checker = _checker(rules, deal_number, teams, None, team_sizes)
     if checker is None:
         return []
