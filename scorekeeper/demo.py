@@ -172,8 +172,7 @@ class DealMaker:
         # Nobody went out and nothing was melded: possible under every ruleset. Each player
         # still holds a hand and a foot, of the cheapest cards at least.
         rules = self.rules
-        cheapest = min(rules.card_values.of(card) for card in CardClass)
-        each = (rules.hand_cards + rules.foot_cards) * cheapest
+        each = (rules.hand_cards + rules.foot_cards) * rules.card_values.cheapest
         fallback = [TeamTally(left=Cards(points=size * each)) for size in self.team_sizes]
         problems = validate_deal(self.rules, number, fallback, self.decks, self.team_sizes)
         if problems:

@@ -87,6 +87,11 @@ class CardValues:
         return step or 1
 
     @property
+    def cheapest(self) -> int:
+        """The least any card is worth."""
+        return min(self.of(card) for card in CardClass)
+
+    @property
     def cheapest_natural(self) -> int:
         return min(self.of(card) for card in NATURAL_CLASSES)
 

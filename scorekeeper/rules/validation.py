@@ -1045,7 +1045,7 @@ class _Checker:
         if holding <= 0:
             return
         values = self.rules.card_values
-        least = min(values.of(card) for card in CardClass)
+        least = values.cheapest
         cards, points = team.left.cards, team.left.value(values)
         # By points, where the cheapest card is worth 0 (house rules may so value black
         # threes), no total is too little.
