@@ -409,9 +409,13 @@ class _Checker:
             )
         # Where red threes are laid as soon as they are found (the dealt hand, a draw, the
         # foot picked up), only a foot never picked up hides one: seed 003, "tælles eventuelle
-        # røde treer i din fod sammen med alle de andre kort".
-        feet = self.players(i) * rules.foot_cards
-        if rules.red_threes_laid and team.red_threes_caught > feet:
+        # røde treer i din fod sammen med alle de andre kort". A player who went out picked up
+        # their foot, so then only the other players' feet can; where going out takes every
+        # foot of the team, or the team is one player, :meth:`going_out` says so.
+        hiding = self.players(i) - int(team.went_out)
+        feet = hiding * rules.foot_cards
+        too_many = rules.red_threes_laid and team.red_threes_caught > feet
+        if too_many and not team.went_out:
             self.fail(
                 i,
                 "red_threes_caught",
@@ -422,6 +426,21 @@ class _Checker:
                     "%(team)s reports %(count)d red threes caught, but red threes are laid as "
                     "soon as they are found, so only feet never picked up hide them: %(feet)d "
                     "cards at most.",
+                ),
+                count=team.red_threes_caught,
+                feet=feet,
+            )
+        elif too_many and hiding and not rules.partner_in_foot_to_go_out:
+            self.fail(
+                i,
+                "red_threes_caught",
+                NP_(
+                    "%(team)s reports %(count)d red three caught, but it went out, so only the "
+                    "feet of its players who did not go out can hide one: %(feet)d cards at "
+                    "most.",
+                    "%(team)s reports %(count)d red threes caught, but it went out, so only "
+                    "the feet of its players who did not go out can hide them: %(feet)d cards "
+                    "at most.",
                 ),
                 count=team.red_threes_caught,
                 feet=feet,

@@ -1130,6 +1130,41 @@ def test_red_threes_laid_when_found_are_caught_only_in_a_foot_never_picked_up() 
     assert problems_of(caught(12), "simpson", decks=6, sizes=[1, 1]) == []
 
 
+def test_a_team_that_went_out_hides_red_threes_only_in_the_feet_of_the_others() -> None:
+    # Eleven-card goes out without the partner's foot picked up (seed 002: "se débarrasser
+    # complètement des cartes"): the player who went out emptied their foot, so only the
+    # partner's 11 cards can hide a red three.
+    def out(count: int, others: int = 2) -> list[TeamTally]:
+        went_out = TeamTally(
+            clean_books=1,
+            dirty_books=1,
+            melded=Cards(points=120),
+            went_out=True,
+            red_threes_caught=count,
+        )
+        return [went_out, *[TeamTally(left=Cards(points=110))] * others]
+
+    assert problems_of(out(12), "eleven-card", decks=6, sizes=[2, 2, 2]) == [
+        (
+            0,
+            "red_threes_caught",
+            "Team A reports 12 red threes caught, but it went out, so only the feet of its "
+            "players who did not go out can hide them: 11 cards at most.",
+        )
+    ]
+    assert problems_of(out(11), "eleven-card", decks=6, sizes=[2, 2, 2]) == []
+    # Three partners who did not go out: two feet of 11.
+    assert problems_of(out(12, others=1), "eleven-card", decks=6, sizes=[3, 3]) == []
+    # A player alone who went out has no foot left: the go-out check says so, once.
+    assert [p[1:] for p in problems_of(out(1), "eleven-card", decks=6, sizes=[1, 1, 1])] == [
+        (
+            "red_threes_caught",
+            "Team A went out, so every foot of the team was picked up and the 1 red three "
+            "reported caught cannot have been hidden in one.",
+        )
+    ]
+
+
 @pytest.mark.parametrize("rules_id", ["standard", "saskatchewan"])
 def test_seven_wild_cards_and_no_wild_book_say_the_wild_book_is_missing(rules_id: str) -> None:
     # Seed 001: seven wild cards are a wild book; an unfinished meld has 3 to 6 cards.
