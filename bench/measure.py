@@ -298,8 +298,8 @@ GET_PAGES: dict[str, Callable[[Targets], str]] = {
     "deal_entry": lambda t: f"/games/{t.fresh[0]}/deals/new",
     "standings": lambda t: "/standings",
     "standings_api": lambda t: "/api/standings",
-    "player": lambda t: f"/players/{t.player_id}/stats",
-    "player_games": lambda t: f"/players/{t.player_id}",
+    "player": lambda t: f"/players/{t.player_id}",
+    "player_games": lambda t: f"/players/{t.player_id}/games",
     "export": lambda t: "/api/export.json",
 }
 

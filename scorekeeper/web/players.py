@@ -63,8 +63,10 @@ class PlayedGame:
     team: int
 
 
-@bp.get("/players/<int:player_id>")
-def show(player_id: int) -> ResponseReturnValue:
+@bp.get("/players/<int:player_id>/games")
+def games(player_id: int) -> ResponseReturnValue:
+    """Every game a player sat in, finished or not, newest first and paged (their page,
+    ``/players/<id>``, shows their statistics and latest finished games)."""
     player = service.get_player(player_id)
     page = max(request.args.get("page", 1, type=int) or 1, 1)
     views, total = game_service.read_games(page, PER_PAGE, player_id=player.id)
@@ -80,7 +82,7 @@ def show(player_id: int) -> ResponseReturnValue:
         for view in views
     ]
     return render_template(
-        "players/show.html",
+        "players/games.html",
         player=player,
         played=played,
         total=total,
@@ -108,7 +110,7 @@ def rename(player_id: int) -> ResponseReturnValue:
         old = player.name
         if visible(form.name.data or "") == old:
             flash(_("Nothing changed: the name is still %(name)s.", name=old))
-            return redirect(url_for("players.show", player_id=player_id))
+            return redirect(url_for("seasons.player", player_id=player_id))
         try:
             service.rename_player(player_id, form.name.data or "")
         except ServiceError as error:
@@ -120,7 +122,7 @@ def rename(player_id: int) -> ResponseReturnValue:
                 "players/rename.html", player=player, form=form, other=other
             ), error.status
         flash(_("%(old)s is now called %(new)s.", old=old, new=player.name))
-        return redirect(url_for("players.show", player_id=player_id))
+        return redirect(url_for("seasons.player", player_id=player_id))
     status = 400 if form.errors else 200
     return render_template("players/rename.html", player=player, form=form, other=other), status
 
@@ -176,4 +178,4 @@ def merge() -> ResponseReturnValue:
         form.merge.errors = [*form.merge.errors, *(say(p) for p in error.problems)]
         return render_template("players/merge.html", form=form, played=played), error.status
     flash(_("%(gone)s was merged into %(keep)s.", gone=gone_name, keep=keep_name))
-    return redirect(url_for("players.show", player_id=keep.id))
+    return redirect(url_for("seasons.player", player_id=keep.id))

@@ -301,7 +301,7 @@ def _standings_page(season_id: int | None) -> ResponseReturnValue:
 
 def _player_urls(names: dict[int, str]) -> dict[int, str]:
     # Built once per player rather than once per table cell.
-    return {pid: url_for("seasons.player_stats", player_id=pid) for pid in names}
+    return {pid: url_for("seasons.player", player_id=pid) for pid in names}
 
 
 @bp.get("/seasons/<int:season_id>")
@@ -318,8 +318,10 @@ def all_time() -> ResponseReturnValue:
 # A player's page
 
 
-@bp.get("/players/<int:player_id>/stats")
-def player_stats(player_id: int) -> ResponseReturnValue:
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> ResponseReturnValue:
+    """A player's page: their line, rating over time, partners, head to head and latest
+    games (every game they sat in is a page of its own, :func:`players.games`)."""
     stats = service.player_stats(player_id)
     _house_rules_names()
     name = stats.player.name
@@ -337,6 +339,12 @@ def player_stats(player_id: int) -> ResponseReturnValue:
         if stats.distribution
         else None,
     )
+
+
+@bp.get("/players/<int:player_id>/stats")
+def player_stats(player_id: int) -> ResponseReturnValue:
+    """Where the statistics had a page of their own: they are the player's page now."""
+    return redirect(url_for("seasons.player", player_id=player_id), 301)
 
 
 # ---------------------------------------------------------------------------

@@ -44,7 +44,7 @@ PAGES = {
     "game-what-if-refused": "/games/{game}/what-if",
     "player-rename": "/players/{player}/rename",
     "players-merge": "/players/merge",
-    "player-stats": "/players/{player}/stats",
+    "player-games": "/players/{player}/games",
     "connect": "/connect",
     "settings": "/settings",
     "not-found": "/no-such-page",

@@ -86,7 +86,7 @@ def test_the_rating_charts_last_date_is_not_cut_off(
             service_workers="block",
         )
         page = context.new_page()
-        page.goto(many_rules(f"/players/{bo}/stats"))
+        page.goto(many_rules(f"/players/{bo}"))
         overflow = page.evaluate(
             """language => [...document.querySelectorAll("svg")].flatMap(svg => {
                 const frame = svg.getBoundingClientRect();

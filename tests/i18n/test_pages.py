@@ -258,7 +258,7 @@ def test_a_players_pages_group_a_game_total_as_the_game_page_does(
         ann = players.named("Ann")
         assert ann is not None
         ann_id = ann.id
-    for url in (f"/games/{finished_game_id}", f"/players/{ann_id}", f"/players/{ann_id}/stats"):
+    for url in (f"/games/{finished_game_id}", f"/players/{ann_id}", f"/players/{ann_id}/games"):
         body = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
         assert f">{total}</" in body, url
         assert ">15420<" not in body, url

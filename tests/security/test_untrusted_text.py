@@ -124,7 +124,7 @@ def test_standings_pages_show_every_name_escaped(
     app: Flask, client: FlaskClient, hostile: dict[str, Any]
 ) -> None:
     urls = ["/standings", f"/seasons/{hostile['season']}", "/seasons"]
-    urls += [f"/players/{hostile['players'][name]}/stats" for name in (SCRIPT, EMOJI)]
+    urls += [f"/players/{hostile['players'][name]}/games" for name in (SCRIPT, EMOJI)]
     urls += [f"/games/{hostile['games'][0]}/what-if"]
     routed = {rule.rule for rule in app.url_map.iter_rules()}
     assert "/standings" in routed  # these pages exist; the test would be hollow otherwise

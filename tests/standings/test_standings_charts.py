@@ -65,7 +65,7 @@ def test_running_totals_without_the_table(app: Flask, season: Season) -> None:
     [
         ("/standings", ["Ratings through every game", "Scores per game"]),
         ("/seasons/{season}", ["Ratings through Winter", "Scores per game"]),
-        ("/players/{ann}/stats", ["Rating of Ann over time", "How Ann's games ended"]),
+        ("/players/{ann}", ["Rating of Ann over time", "How Ann's games ended"]),
     ],
 )
 def test_pages_show_accessible_charts(
@@ -112,7 +112,7 @@ def test_a_players_histogram_counts_whole_games_in_the_pages_language(
 
         ann = next(line.players[0] for line in standings(None).players if line.name == "Ann")
     client.get("/language/de")
-    html = client.get(f"/players/{ann}/stats").get_data(as_text=True)
+    html = client.get(f"/players/{ann}").get_data(as_text=True)
     histogram = next(svg for svg in svgs(html) if "ausgingen" in check_accessible(svg)[0])
     ticks = y_ticks(histogram)
     assert ticks[0] == "0" and all(tick.isdigit() for tick in ticks), ticks

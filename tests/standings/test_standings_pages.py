@@ -116,14 +116,14 @@ def test_house_rules_are_named_in_the_standings(app: Flask, client: FlaskClient)
         house = rulesets.create_house_rules("Friday's rules", "standard", {"deal_count": 2})
         play(house.slug, [["Ann", "Ben"], ["Cleo", "Dan"]], G1_DEALS[:2])
         slug = house.slug
-    for path in ("/standings", f"/players/{player_id(app, 'Ann')}/stats"):
+    for path in ("/standings", f"/players/{player_id(app, 'Ann')}"):
         html = client.get(path).get_data(as_text=True)
         assert "Friday&#39;s rules" in html, path
         assert slug not in html.replace(f"/rules/{slug}", ""), path
     # Rules deleted since still name their games' points, by the name the games kept.
     with app.app_context():
         rulesets.delete_house_rules(slug)
-    for path in ("/standings", f"/players/{player_id(app, 'Ann')}/stats"):
+    for path in ("/standings", f"/players/{player_id(app, 'Ann')}"):
         html = client.get(path).get_data(as_text=True)
         assert "Friday&#39;s rules" in html, path
         assert slug not in html, path
@@ -155,10 +155,20 @@ def test_empty_standings_page(client: FlaskClient) -> None:
     assert "No finished games count here yet" in response.get_data(as_text=True)
 
 
-def test_player_stats_page(app: Flask, client: FlaskClient, season: Season) -> None:
+def test_player_page(app: Flask, client: FlaskClient, season: Season) -> None:
+    # Issue 6: the player page, /players/<id>, shows games, partners (record with each),
+    # opponents (head to head) and the rating over time.
     ann = player_id(app, "Ann")
-    html = client.get(f"/players/{ann}/stats").get_data(as_text=True)
-    assert "Statistics of Ann" in html
+    html = client.get(f"/players/{ann}").get_data(as_text=True)
+    assert "<h1>Ann</h1>" in html
+    assert "Rating of Ann over time" in html
+    assert 'id="opponents-heading">Head to head<' in html
+    assert f'href="/players/{ann}/games"' in html
+    assert f'href="/players/{ann}/rename"' in html
+    # The statistics' old address leads there.
+    moved = client.get(f"/players/{ann}/stats")
+    assert moved.status_code == 301
+    assert moved.headers["Location"].endswith(f"/players/{ann}")
     partners = html[html.index("partners-heading") : html.index("opponents-heading")]
     # All time: three games with Ben (two won), one with Cleo (a shared win).
     assert re.search(r'>Ben</a></th>\s*<td class="num">3</td>\s*<td class="num">2</td>', partners)
@@ -189,7 +199,7 @@ def test_player_stats_partners_and_opponents(app: Flask, ctx: Flask, season: Sea
 
 @pytest.mark.parametrize(
     "path",
-    ["/seasons/999", "/players/999/stats", "/seasons/99999999999999999999999"],
+    ["/seasons/999", "/players/999", "/players/999/games", "/seasons/99999999999999999999999"],
 )
 def test_unknown_pages_are_not_found(client: FlaskClient, path: str) -> None:
     response = client.get(path)

@@ -21,7 +21,8 @@ PAGES = (
     "/api/standings",
     "/seasons/{season}",
     "/api/seasons/{season}/standings",
-    "/players/{player}/stats",
+    "/players/{player}",
+    "/players/{player}/games",
 )
 
 

@@ -267,7 +267,7 @@ def test_a_game_that_cannot_be_scored_can_be_deleted_and_the_lists_answer_again(
     else:
         damage_deal(table, "unknown card class")
     client = table.app.test_client()
-    lists = ["/games", f"/players/{table.player}", "/api/games"]
+    lists = ["/games", f"/players/{table.player}/games", "/api/games"]
     assert [client.get(url).status_code for url in lists] == [409, 409, 409]
     refusal = client.get(f"/games/{table.game}").get_data(as_text=True)
     assert f'href="/games/{table.game}/delete"' in refusal

@@ -158,7 +158,7 @@ GAME_ROUTES: list[tuple[str, str, Any]] = [
     ("GET", "/games/{g}/what-if", None),
     ("GET", "/games/{g}/what-if?ruleset=standard", None),
     ("GET", "/games/{g}/sheet.pdf", None),
-    ("GET", "/players/{p}", None),
+    ("GET", "/players/{p}/games", None),
     ("GET", "/seasons/{s}/what-if?ruleset=standard", None),
     ("GET", "/settings/export.json", None),
     ("GET", "/settings/export.zip", None),
