@@ -15,7 +15,7 @@ from typing import Any
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
-from scorekeeper.rules import Problem
+from scorekeeper.rules import BOUNDS, Problem
 from scorekeeper.rules.i18n import N_
 from scorekeeper.services import games, players
 from scorekeeper.services.errors import Malformed, NotFound
@@ -81,6 +81,11 @@ def _team_specs(value: Any, problems: list[Problem]) -> list[games.TeamSpec]:
     if not isinstance(value, list):
         problems.append(problem("teams", N_("%(field)s must be a list of teams.")))
         return []
+    # As in the scoring API, too few or too many teams is malformed input (400), not a game
+    # the rules refuse.
+    low, high = BOUNDS["teams"]
+    if not low <= len(value) <= high:
+        problems.append(problem("teams", N_("A game needs 2 to 8 teams.")))
     specs = []
     for i, item in enumerate(value):
         where = f"teams[{i}]"

@@ -465,6 +465,8 @@ def _schemas() -> Schema:
                 "ruleset": ruleset_ref,
                 "teams": {
                     "type": "array",
+                    "minItems": BOUNDS["teams"][0],
+                    "maxItems": BOUNDS["teams"][1],
                     "items": obj(
                         {
                             "name": {
