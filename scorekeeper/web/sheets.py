@@ -129,7 +129,12 @@ def _teams(rules: RuleSet) -> int:
 
 
 def _names(teams: int) -> list[str]:
-    names = [name.strip() for name in request.args.getlist("names")]
+    given = request.args.getlist("names")
+    # The sheet's form sends one box a team, empty ones too; a link written by hand may list
+    # them in one, separated by commas: ``names=Ann & Ben,Cid & Dot``.
+    if len(given) == 1 and "," in given[0]:
+        given = given[0].split(",")
+    names = [name.strip() for name in given]
     if len(names) > teams:
         raise _BadOptions(
             [

@@ -288,6 +288,21 @@ def test_given_names_head_their_columns_and_the_rest_get_a_line(client: FlaskCli
     assert "Team C" not in page
 
 
+def test_names_may_come_in_one_list_separated_by_commas(client: FlaskClient) -> None:
+    # Issue 5's ``&names=…``: one parameter a team, or one list of them.
+    page = text(blank(client, ruleset="standard", teams=3, names="Ann & Ben, Cid & Dot"))
+    assert "Ann & Ben" in page
+    assert "Cid & Dot" in page
+    assert "Ann & Ben, Cid" not in page
+    # One box a team, as the form sends them: a comma stays inside its name.
+    page = text(blank(client, ruleset="standard", teams=2, names=["Smith, Jones", ""]))
+    assert "Smith, Jones" in page
+    # More names in the list than the sheet has columns is refused as before.
+    response = client.get("/sheets/blank.pdf?ruleset=standard&teams=2&names=A,B,C")
+    assert response.status_code == 400
+    assert "3 names were given" in response.get_data(as_text=True)
+
+
 def test_untrusted_names_are_printed_as_text_and_keep_the_page(client: FlaskClient) -> None:
     names = [
         "<script>alert(1)</script>",
