@@ -253,7 +253,11 @@ def team_inputs(
     if rules.exact_draw_bonus:
         dealt = rules.hand_cards + rules.foot_cards
         exact = texts.exact % {"cards": dealt, "bonus": rules.exact_draw_bonus}
-        extras.append(number("exact_draws", exact))
+        draws = number("exact_draws", exact)
+        # One exact draw a player at most: a player alone steps from 0 to 1.
+        if players:
+            draws = replace(draws, high=min(draws.high, len(players)))
+        extras.append(draws)
     return TeamInputs(index, name, players, books, threes, cards, extras)
 
 

@@ -1190,6 +1190,8 @@ def test_exact_draws_say_what_they_count(app: Flask, client: FlaskClient) -> Non
     # Steve Simpson's rules: each player deals 11 + 11 for himself; exactly 22 earns 100.
     hint = "Players who picked up exactly 22 cards at the deal: +100 each."
     assert f'<p class="hint" id="t0-exact_draws-hint">{hint}</p>' in page
+    # A player alone draws exactly once at most: the box and its + stop at 1.
+    assert re.search(r'name="t0-exact_draws" inputmode="numeric"\s+min="0" max="1"', page)
     assert "exact_draws" not in text(client.get(f"/games/{plain_id}/deals/new"))
 
 
