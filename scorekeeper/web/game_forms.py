@@ -185,6 +185,7 @@ class FormTexts:
     each: str  # "%(points)d each", filled in for each card class
     hidden: str
     opening: str
+    opening_alone: str  # for a player alone
     exact: str  # "%(cards)d" and "%(bonus)d" filled in from the rules
 
     @classmethod
@@ -197,6 +198,7 @@ class FormTexts:
             each=word(N_("%(points)d each")),
             hidden=word(N_("Still hidden in a foot never picked up.")),
             opening=word(N_("Optional: the points of the team's first meld.")),
+            opening_alone=word(N_("Optional: the points of the player's first meld.")),
             exact=word(
                 N_("Players who picked up exactly %(cards)d cards at the deal: +%(bonus)d each.")
             ),
@@ -249,7 +251,7 @@ def team_inputs(
                 ],
             )
         )
-    extras = [number("opening_meld", texts.opening)]
+    extras = [number("opening_meld", texts.opening_alone if len(players) == 1 else texts.opening)]
     if rules.exact_draw_bonus:
         dealt = rules.hand_cards + rules.foot_cards
         exact = texts.exact % {"cards": dealt, "bonus": rules.exact_draw_bonus}
@@ -396,11 +398,14 @@ def read_deal_form(
     choice = form.went_out
     choices = {STOCK_OUT, *(str(team.index) for team in form.teams)}
     if choice not in choices:
+        alone = all(len(team.players) == 1 for team in form.teams)
         problems.append(
             Problem(
                 None,
                 "went_out",
-                N_("Choose the team that went out, or that the stock ran out."),
+                N_("Choose the player who went out, or that the stock ran out.")
+                if alone
+                else N_("Choose the team that went out, or that the stock ran out."),
                 {},
             )
         )

@@ -309,9 +309,26 @@ def test_a_deal_without_who_went_out_is_refused(app: Flask, client: FlaskClient)
     response = enter_deal(client, game_id, data)
     assert response.status_code == 400
     page = text(response)
-    assert "stock ran out" in error_beside(page, "went_out")
+    assert "Choose the team that went out, or that the stock ran out." in error_beside(
+        page, "went_out"
+    )
     assert value_of(page, "t0-melded") == "555"
     assert stored(app) == before
+
+
+def test_a_table_of_players_alone_is_asked_for_the_player(app: Flask, client: FlaskClient) -> None:
+    # Steve Simpson's rules: everyone plays alone, so the form speaks of players, not teams.
+    from scorekeeper.services import games
+
+    with app.app_context():
+        game_id = games.start_game("simpson", [games.TeamSpec("", [n]) for n in ("Ann", "Cid")]).id
+    page = text(client.get(f"/games/{game_id}/deals/new"))
+    assert "Optional: the points of the player&#39;s first meld." in page
+    assert "team&#39;s first meld" not in page
+    response = enter_deal(client, game_id, {"t0-left": "50", "t1-left": "50"})
+    assert response.status_code == 400
+    said = error_beside(text(response), "went_out")
+    assert "Choose the player who went out, or that the stock ran out." in said
 
 
 @pytest.mark.parametrize(

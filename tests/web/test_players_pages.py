@@ -73,6 +73,17 @@ def test_a_player_page_lists_their_games(app: Flask, client: FlaskClient) -> Non
     assert "1 game" in page
     assert f'href="/games/{game}"' in page
     assert "Team: Ann &amp; Ben" in page
+    assert "Played alone" not in page
+
+
+def test_a_player_alone_is_not_called_a_team_in_their_games(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        game_service.start_game("simpson", [TeamSpec("", [n]) for n in ("Ann", "Cid")])
+    page = client.get(f"/players/{player_id(app, 'Ann')}/games").get_data(as_text=True)
+    assert "Played alone" in page
+    assert "Team: " not in page
 
 
 def test_rename(app: Flask, client: FlaskClient) -> None:
