@@ -117,6 +117,13 @@ _WILD_LIMIT_TEXT = {
 _BESIDE = NP_(
     "with only %(naturals)d natural card", "with only %(naturals)d natural cards", "naturals"
 )
+# The same, where some wild cards were set aside for a meld of wild cards only: the wild
+# cards counted are those left, and the sentence says where the others went.
+_BESIDE_SPARE = NP_(
+    "besides %(spare)d in a meld of wild cards only, with only %(naturals)d natural card",
+    "besides %(spare)d in a meld of wild cards only, with only %(naturals)d natural cards",
+    "naturals",
+)
 # What is left besides the clean and wild books, each with its own plural.
 _NATURALS_LEFT = NP_("%(count)d natural card", "%(count)d natural cards")
 _WILDS_LEFT = NP_("%(count)d wild card", "%(count)d wild cards")
@@ -864,7 +871,9 @@ class _Checker:
                     "melded",
                     _WILD_LIMIT_TEXT[rules.wild_limit],
                     wilds=in_naturals,
-                    beside=Phrase(_BESIDE, {"naturals": naturals}),
+                    beside=Phrase(_BESIDE_SPARE, {"spare": spare, "naturals": naturals})
+                    if spare
+                    else Phrase(_BESIDE, {"naturals": naturals}),
                     least=rules.min_naturals,
                 )
                 return

@@ -779,6 +779,20 @@ def test_with_wild_books_spare_wild_cards_may_be_an_unfinished_wild_meld() -> No
     assert problems_of([team, TeamTally()], "standard") == []
 
 
+def test_wild_cards_set_aside_for_a_wild_meld_are_said_so() -> None:
+    # 14 jokers and 6 aces, no book: 6 jokers can be an unfinished meld of wild cards, the
+    # other 8 are too many beside 6 aces. The message accounts for all 14 typed.
+    team = TeamTally(melded=cards(jokers=14, aces=6))
+    assert problems_of([team, TeamTally()], "standard", deal=2, decks=7) == [
+        (
+            0,
+            "melded",
+            "Team A melded 8 wild cards besides 6 in a meld of wild cards only, with only 6 "
+            "natural cards: every meld needs at least twice as many natural cards as wild cards.",
+        ),
+    ]
+
+
 def test_simpson_melds_need_more_naturals_than_wild_cards() -> None:
     # A dirty book of 4 fives and 3 twos beside a meld of one five and two twos.
     team = TeamTally(dirty_books=1, melded=cards(fours_to_sevens=5, twos=5))
