@@ -611,7 +611,9 @@ class NewGameForm:
                 count=named,
             )
             self.errors.setdefault("players", []).append(hint)
-            self.summary.append((hint, "players"))
+            # The likelier mistake first, its link on the first empty seat.
+            empty = next(name for name in self.name_inputs if not self.value(name).strip())
+            self.summary.insert(0, (hint, empty))
 
 
 _TEAM_FIELD = re.compile(r"teams\[(\d+)\]\.(players|name)")

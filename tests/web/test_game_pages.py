@@ -1259,7 +1259,10 @@ def test_a_seat_left_empty_is_named_beside_what_the_rules_need(client: FlaskClie
     assert refused.status_code == 422
     page = text(refused)
     assert "With 3 players these rules need everyone playing alone." in page
-    assert "1 seat has no name: fill it in, or choose a table of 3 players above." in page
+    hint = "1 seat has no name: fill it in, or choose a table of 3 players above."
+    # The likelier mistake comes first in the summary, and its link goes to the empty seat.
+    first = re.search(r'id="form-errors">.*?<li>(.*?)</li>', page, re.S)
+    assert first and first.group(1) == f'<a href="#t0-p1">{hint}</a>'
     # Every seat empty: each team is told it needs a player, and no seat count is made up.
     empty = {**data, **{name: "" for name in TEAMS}}
     page = text(client.post("/games/new", data=empty))
