@@ -63,24 +63,29 @@ class PlayedGame:
     team: int
 
 
-@bp.get("/players/<int:player_id>/games")
-def games(player_id: int) -> ResponseReturnValue:
-    """Every game a player sat in, finished or not, newest first and paged (their page,
-    ``/players/<id>``, shows their statistics and latest finished games)."""
-    player = service.get_player(player_id)
-    page = max(request.args.get("page", 1, type=int) or 1, 1)
-    views, total = game_service.read_games(page, PER_PAGE, player_id=player.id)
-    played = [
+def played_games(views: list[game_service.GameView], player_id: int) -> list[PlayedGame]:
+    """Each game with the player's own team in it."""
+    return [
         PlayedGame(
             view,
             next(
                 team.position
                 for team in view.game.teams
-                if any(member.player.id == player.id for member in team.members)
+                if any(member.player.id == player_id for member in team.members)
             ),
         )
         for view in views
     ]
+
+
+@bp.get("/players/<int:player_id>/games")
+def games(player_id: int) -> ResponseReturnValue:
+    """Every game a player sat in, finished or not, newest first and paged (their page,
+    ``/players/<id>``, shows their statistics, games in progress and latest finished games)."""
+    player = service.get_player(player_id)
+    page = max(request.args.get("page", 1, type=int) or 1, 1)
+    views, total = game_service.read_games(page, PER_PAGE, player_id=player.id)
+    played = played_games(views, player.id)
     return render_template(
         "players/games.html",
         player=player,

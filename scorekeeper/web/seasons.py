@@ -1,4 +1,4 @@
-"""Pages: seasons, standings (per season and all time), a player's statistics, what-if.
+"""Pages: seasons, standings (per season and all time), a player's page, what-if.
 
 Every page reads one service call's result; the standings come from
 :mod:`scorekeeper.services.standings` in a fixed number of queries whatever the number of games.
@@ -32,6 +32,7 @@ from scorekeeper.extensions import NumberStyle, db, decimal, half_up
 from scorekeeper.messages import say
 from scorekeeper.models import Game, HouseRules
 from scorekeeper.rules import PRESETS, RuleSet
+from scorekeeper.services import games as game_service
 from scorekeeper.services import players as player_service
 from scorekeeper.services import rulesets
 from scorekeeper.services import standings as service
@@ -39,6 +40,7 @@ from scorekeeper.services.errors import DamagedRecord, NotFound, ServiceError
 from scorekeeper.services.standings import Line
 
 from .forms import AppForm
+from .players import played_games
 from .rules_text import EN_DASH, ruleset_name
 
 bp = Blueprint("seasons", __name__)
@@ -264,6 +266,8 @@ def delete(season_id: int) -> ResponseReturnValue:
 
 # Partnerships multiply with the years; a page shows the best ones unless asked for all.
 PARTNERSHIPS_SHOWN = 30
+# A player's page lists their games in progress up to this many (all: their games page).
+IN_PROGRESS_SHOWN = 5
 
 
 def _standings_page(season_id: int | None) -> ResponseReturnValue:
@@ -320,14 +324,25 @@ def all_time() -> ResponseReturnValue:
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> ResponseReturnValue:
-    """A player's page: their line, rating over time, partners, head to head and latest
-    games (every game they sat in is a page of its own, :func:`players.games`)."""
+    """A player's page: their line, rating over time, partners, head to head, games in
+    progress and latest finished games (every game they sat in is a page of its own,
+    :func:`players.games`)."""
     stats = service.player_stats(player_id)
+    try:
+        views, in_progress = game_service.read_games(
+            1, IN_PROGRESS_SHOWN, player_id=player_id, playing=True
+        )
+    except DamagedRecord:
+        # The game's own page says what is damaged; the player's figures still stand.
+        db.session.rollback()
+        views, in_progress = [], 0
     _house_rules_names()
     name = stats.player.name
     return render_template(
         "standings/player.html",
         stats=stats,
+        playing=played_games(views, player_id),
+        more_playing=in_progress > len(views),
         main_columns=MAIN_COLUMNS,
         detail_columns=DETAIL_COLUMNS,
         rating_chart=charts.player_rating_svg(f"rating-{player_id}", name, stats.history)

@@ -130,8 +130,8 @@ def _teams(rules: RuleSet) -> int:
 
 def _names(teams: int) -> list[str]:
     given = request.args.getlist("names")
-    # The sheet's form sends one box a team, empty ones too; a link written by hand may list
-    # them in one, separated by commas: ``names=Ann & Ben,Cid & Dot``.
+    # One ``names=`` a team; or one holding commas, read as the list of them
+    # (``names=Ann,Cid``). A name with a comma in it is given as one of several.
     if len(given) == 1 and "," in given[0]:
         given = given[0].split(",")
     names = [name.strip() for name in given]

@@ -25,7 +25,7 @@ WORDY_PAGES = [
     "corrections",
     "season",
     "standings",
-    "player-stats",
+    "player",
 ]
 
 

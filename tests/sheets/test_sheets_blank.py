@@ -294,7 +294,7 @@ def test_names_may_come_in_one_list_separated_by_commas(client: FlaskClient) -> 
     assert "Ann & Ben" in page
     assert "Cid & Dot" in page
     assert "Ann & Ben, Cid" not in page
-    # One box a team, as the form sends them: a comma stays inside its name.
+    # Given one a team (two parameters here), a comma stays inside its name.
     page = text(blank(client, ruleset="standard", teams=2, names=["Smith, Jones", ""]))
     assert "Smith, Jones" in page
     # More names in the list than the sheet has columns is refused as before.

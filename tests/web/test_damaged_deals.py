@@ -269,6 +269,8 @@ def test_a_game_that_cannot_be_scored_can_be_deleted_and_the_lists_answer_again(
     client = table.app.test_client()
     lists = ["/games", f"/players/{table.player}/games", "/api/games"]
     assert [client.get(url).status_code for url in lists] == [409, 409, 409]
+    # The player's own page answers with their figures (kept apart from the deals).
+    assert client.get(f"/players/{table.player}").status_code == 200
     refusal = client.get(f"/games/{table.game}").get_data(as_text=True)
     assert f'href="/games/{table.game}/delete"' in refusal
     # The confirmation says which game without its scores, and deleting writes nothing else.

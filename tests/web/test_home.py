@@ -110,6 +110,18 @@ def test_a_game_in_progress_that_cannot_be_read_does_not_take_the_home_page_down
     damaged = client.get(f"/games/{game}")
     assert damaged.status_code == 409
     assert f'href="/games/{game}/delete"' in damaged.get_data(as_text=True)
+    # Its players' pages answer too, the game left out of their games in progress.
+    with app.app_context():
+        player = db.session.scalar(
+            text(
+                "SELECT player_id FROM team_member JOIN team ON team.id = team_member.team_id "
+                "WHERE team.game_id = :id"
+            ),
+            {"id": game},
+        )
+    own = client.get(f"/players/{player}")
+    assert own.status_code == 200
+    assert 'id="playing-heading"' not in own.get_data(as_text=True)
 
 
 def test_a_damaged_game_in_progress_is_named_even_when_the_games_list_would_not_show_it(

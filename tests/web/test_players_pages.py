@@ -62,10 +62,14 @@ def test_deleted_games_are_not_counted(app: Flask, client: FlaskClient) -> None:
 def test_a_player_page_lists_their_games(app: Flask, client: FlaskClient) -> None:
     game = seat(app, ("Ann", "Ben"), ("Cid", "Dee"))
     ben = player_id(app, "Ben")
-    # The player page has no statistics before a game is finished, and links every game.
+    # The player page has no statistics before a game is finished; it shows the game in
+    # progress, and links every game.
     page = client.get(f"/players/{ben}").get_data(as_text=True)
     assert "<h1>Ben</h1>" in page
     assert "Ben has not finished a game yet." in page
+    playing = page[page.index('id="playing-heading"') :]
+    assert f'href="/games/{game}"' in playing
+    assert "Team: Ann &amp; Ben" in playing
     assert f'href="/players/{ben}/games"' in page
     page = client.get(f"/players/{ben}/games").get_data(as_text=True)
     assert "<h1>Games of Ben</h1>" in page
