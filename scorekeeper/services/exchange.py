@@ -35,7 +35,7 @@ import sqlite3
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import partial
 from typing import Any
 
@@ -1051,9 +1051,11 @@ class _Reader:
             return None
         try:
             if isinstance(value, str):
-                moment = datetime.fromisoformat(value)
-                return as_utc(moment)
-        except ValueError:
+                # Kept in UTC, as everything the database holds: another zone's offset is
+                # converted (SQLite would drop it), and a moment past the year 9999 in UTC
+                # is none.
+                return as_utc(datetime.fromisoformat(value)).astimezone(UTC)
+        except (ValueError, OverflowError):
             pass
         self.fail(where, N_("%(where)s must be a date and time such as 2025-01-31T20:15:00+00:00."))
         return None
@@ -1243,6 +1245,16 @@ class _Reader:
             )
         if finished and stamps["finished_at"] is None:
             stamps["finished_at"] = deals[-1].updated_at or utcnow()
+        if finished and stamps["abandoned_at"] is not None:
+            # As the app itself refuses (games.finished_not_abandoned): a finished game has
+            # its result; one that should not count is deleted.
+            self.fail(
+                f"{where}.abandoned_at",
+                N_(
+                    "%(where)s is set, but the game is finished: a finished game has its result "
+                    "and cannot be abandoned. Delete it if it should not count."
+                ),
+            )
         corrections = self.corrections(
             self.items(data, "corrections", f"{where}."), where, deals, len(teams)
         )
@@ -1357,9 +1369,15 @@ class _Reader:
                     self.add(f"{where}.teams[{t}]", _unprefixed(error.problems))
                     continue
                 score = entry.get("score")
-                scores.append(
-                    score if isinstance(score, int) and not isinstance(score, bool) else None
-                )
+                if score is not None and (isinstance(score, bool) or not isinstance(score, int)):
+                    # "9999" or 1.5 is no score the rules could give: said, not skipped.
+                    self.fail(
+                        f"{where}.teams[{t}].score",
+                        N_("%(where)s must be a whole number."),
+                        team=t,
+                    )
+                    score = None
+                scores.append(score)
             if len(tallies) != len(teams):
                 continue
             # Checked as every version of the app checked it, without the seating: a deal of a

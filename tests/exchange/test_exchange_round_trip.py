@@ -141,6 +141,16 @@ def test_importing_the_same_file_twice_adds_nothing_the_second_time(
     assert standings_facts(other) == facts
 
 
+def test_a_moment_in_another_zone_is_kept_in_utc(app: Flask, season: Season, other: Flask) -> None:
+    # README: the database keeps every moment in UTC, and so do exports. A file written by
+    # another tool may say 10:00 at +05:00: that is 05:00 UTC, not 10:00.
+    document = export(app)
+    document["games"][0]["created_at"] = "2024-01-01T10:00:00+05:00"
+    import_into(other, document)
+    again = {game["uid"]: game for game in export(other)["games"]}
+    assert again[document["games"][0]["uid"]]["created_at"] == "2024-01-01T05:00:00+00:00"
+
+
 def test_a_name_stored_with_a_line_break_is_found_again_on_import(
     app: Flask, season: Season
 ) -> None:
@@ -291,6 +301,20 @@ def inconsistent_score(d: dict[str, Any]) -> None:
     d["games"][5]["deals"][2]["teams"][1]["score"] = 1
 
 
+def score_as_text(d: dict[str, Any]) -> None:
+    d["games"][5]["deals"][2]["teams"][1]["score"] = str(
+        d["games"][5]["deals"][2]["teams"][1]["score"]
+    )
+
+
+def finished_and_abandoned(d: dict[str, Any]) -> None:
+    d["games"][5]["abandoned_at"] = d["games"][5]["finished_at"]
+
+
+def time_past_9999_in_utc(d: dict[str, Any]) -> None:
+    d["games"][5]["created_at"] = "9999-12-31T23:59:59-05:00"
+
+
 def unknown_player(d: dict[str, Any]) -> None:
     d["games"][5]["teams"][0]["players"][0] = "Nobody"
 
@@ -342,6 +366,9 @@ BROKEN: list[tuple[Callable[[dict[str, Any]], None], str, str]] = [
     (broken_ruleset, "games[5].ruleset", ""),
     (inconsistent_totals, "games[5].totals", "add up to"),
     (inconsistent_score, "games[5].deals[2].teams[1].score", "says 1"),
+    (score_as_text, "games[5].deals[2].teams[1].score", "must be a whole number"),
+    (finished_and_abandoned, "games[5].abandoned_at", "cannot be abandoned"),
+    (time_past_9999_in_utc, "games[5].created_at", "date and time"),
     (unknown_player, "games[5].teams[0].players[0]", "Nobody is not in the file's players"),
     (duplicate_game, "uid", "appears twice"),
     (same_team_names, "games[5].teams[1].name", "same name"),
