@@ -231,19 +231,7 @@ class RuleSet:
             else:
                 text = N_("These rules play with %(low)d to %(high)d decks, not %(count)d.")
             return [Problem(None, "decks", text, {"low": low, "high": high, "count": decks})]
-        each = self.hand_cards + self.foot_cards
-        if decks * CARDS_PER_DECK < players * each:
-            held = decks * CARDS_PER_DECK
-            too_few = NP_(
-                "%(decks)d deck holds %(held)d cards, too few to deal %(players)d players "
-                "%(each)d cards each.",
-                "%(decks)d decks hold %(held)d cards, too few to deal %(players)d players "
-                "%(each)d cards each.",
-                "decks",
-            )
-            params = {"decks": decks, "held": held, "players": players, "each": each}
-            return [Problem(None, "decks", too_few, params)]
-        return []
+        return _too_few_to_deal(self, decks, players, "decks")
 
     def special_book(self, book_id: str) -> SpecialBook | None:
         return next((book for book in self.special_books if book.id == book_id), None)
@@ -274,6 +262,8 @@ class RuleSet:
         problems = check_ruleset(derived) + deck_ceiling(
             derived, derived.max_players, "extra_decks"
         )
+        if not problems:
+            problems = dealt_at_every_table(derived, "extra_decks")
         if problems:
             raise RuleSetError(problems)
         return derived
@@ -648,6 +638,38 @@ def deck_ceiling(rules: RuleSet, players: int, where: str) -> list[Problem]:
     return [Problem(None, where, text, {**params, "most": MOST_DECKS})]
 
 
+_TOO_FEW_TO_DEAL = NP_(
+    "%(decks)d deck holds %(held)d cards, too few to deal %(players)d players %(each)d cards each.",
+    "%(decks)d decks hold %(held)d cards, too few to deal %(players)d players %(each)d cards each.",
+    "decks",
+)
+
+
+def _too_few_to_deal(rules: RuleSet, decks: int, players: int, where: str) -> list[Problem]:
+    """``decks`` cannot deal ``players`` a hand and a foot each under ``rules``: said at
+    ``where``. Empty when they can."""
+    each = rules.hand_cards + rules.foot_cards
+    held = decks * CARDS_PER_DECK
+    if held >= players * each:
+        return []
+    params = {"field": where, "decks": decks, "held": held, "players": players, "each": each}
+    return [Problem(None, where, _TOO_FEW_TO_DEAL, params)]
+
+
+def dealt_at_every_table(rules: RuleSet, where: str) -> list[Problem]:
+    """The first table ``rules`` seat whose decks (:meth:`RuleSet.decks_for`) cannot deal
+    every player a hand and a foot: a hand and foot of 30 cards each, one deck a player and
+    no more, leave two players 108 cards for 120. Checked where rules are made and where a
+    game starts, not where stored rules are read: games started before this check keep
+    reading."""
+    for players in range(rules.min_players, rules.max_players + 1):
+        if rules.seatings(players):
+            problems = _too_few_to_deal(rules, rules.decks_for(players), players, where)
+            if problems:
+                return problems
+    return []
+
+
 def check_ruleset(rules: RuleSet) -> list[Problem]:
     """Everything that makes no sense in ``rules``, in words a card player understands."""
     problems: list[Problem] = []
@@ -685,24 +707,10 @@ def check_ruleset(rules: RuleSet) -> list[Problem]:
             fail(
                 bound, N_("%(field)s must be between %(low)d and %(high)d."), low=0, high=MOST_DECKS
             )
-    dealt = rules.max_players * (rules.hand_cards + rules.foot_cards)
     if rules.max_decks and rules.min_decks > rules.max_decks:
         fail("max_decks", N_("The fewest decks cannot be more than the most decks."))
-    elif 0 < rules.max_decks * CARDS_PER_DECK < dealt:
-        fail(
-            "max_decks",
-            NP_(
-                "%(decks)d deck holds %(held)d cards, too few to deal %(players)d players "
-                "%(each)d cards each.",
-                "%(decks)d decks hold %(held)d cards, too few to deal %(players)d players "
-                "%(each)d cards each.",
-                "decks",
-            ),
-            decks=rules.max_decks,
-            held=rules.max_decks * CARDS_PER_DECK,
-            players=rules.max_players,
-            each=rules.hand_cards + rules.foot_cards,
-        )
+    elif rules.max_decks:
+        problems += _too_few_to_deal(rules, rules.max_decks, rules.max_players, "max_decks")
     if not 1 <= rules.hand_cards <= 30 or not 1 <= rules.foot_cards <= 30:
         fail("hand_cards", N_("Hand and foot each hold between 1 and 30 cards."))
     if not 3 <= rules.book_size <= 13:

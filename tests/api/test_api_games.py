@@ -201,6 +201,31 @@ def test_impossible_tables_are_422_and_store_nothing(
     assert row_counts() == before
 
 
+def test_rules_whose_decks_cannot_deal_the_table_start_no_game(
+    api: Api, row_counts: Callable[[], dict[str, int]]
+) -> None:
+    # Hands and feet of 30 with a deck a player and no more: 4 decks, 216 cards for 240.
+    rules = {
+        **PRESETS["standard"].to_dict(),
+        "id": "big-hands",
+        "name": "Big hands",
+        "hand_cards": 30,
+        "foot_cards": 30,
+        "extra_decks": 0,
+    }
+    before = row_counts()
+    response = api.post("/api/games", standard_game_body(ruleset=rules))
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {
+            "team": None,
+            "field": "decks",
+            "message": "4 decks hold 216 cards, too few to deal 4 players 60 cards each.",
+        }
+    ]
+    assert row_counts() == before
+
+
 def test_an_unknown_season_is_422(api: Api) -> None:
     response = api.post("/api/games", standard_game_body(season=42))
     assert response.status_code == 422

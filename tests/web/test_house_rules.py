@@ -363,6 +363,13 @@ def test_an_unknown_base_is_a_friendly_404(client: FlaskClient) -> None:
             "3 decks hold 162 cards, too few to deal 7 players 26 cards each.",
         ),
         (
+            # A deck a player and no more: two players of 60 cards each need more than 108.
+            "standard",
+            {"hand_cards": "30", "foot_cards": "30", "extra_decks": "0"},
+            "extra_decks",
+            "2 decks hold 108 cards, too few to deal 2 players 60 cards each.",
+        ),
+        (
             # Seven players and fourteen decks besides one each: 21, and a game has 20 at most.
             "standard",
             {"extra_decks": "14"},
