@@ -1151,6 +1151,7 @@ class _Reader:
 
     def house_rules(self, items: list[Any]) -> list[_HouseIn]:
         found: list[_HouseIn] = []
+        seen: set[str] = set()
         for i, item in enumerate(items):
             where = f"house_rules[{i}]"
             data = self.mapping(item, where)
@@ -1161,6 +1162,21 @@ class _Reader:
             rules = self.ruleset(data.get("ruleset"), f"{where}.ruleset")
             if slug is not None and slug in PRESETS:
                 self.fail(f"{where}.id", N_("%(id)s is a preset, not house rules."), id=slug)
+            elif slug is not None and rules is not None and slug != rules.id:
+                # The app keeps them one: /rules/<id> and the games' "ruleset" name them.
+                self.fail(
+                    f"{where}.id",
+                    N_(
+                        "%(where)s is %(id)s, but its ruleset's id is %(rules)s: they must be "
+                        "the same."
+                    ),
+                    id=slug,
+                    rules=rules.id,
+                )
+            elif slug is not None and slug in seen:
+                self.fail(f"{where}.id", N_("%(where)s appears twice in this file."))
+            if slug is not None:
+                seen.add(slug)
             created = self.moment(data.get("created_at"), f"{where}.created_at")
             updated = self.moment(data.get("updated_at"), f"{where}.updated_at")
             if slug and name and rules:

@@ -315,6 +315,23 @@ def time_past_9999_in_utc(d: dict[str, Any]) -> None:
     d["games"][5]["created_at"] = "9999-12-31T23:59:59-05:00"
 
 
+def _house(slug: str, rules_id: str, bonus: int = 500) -> dict[str, Any]:
+    base = rulesets.resolve("standard").to_dict()
+    rules = {**base, "id": rules_id, "name": "Ours", "based_on": "standard"}
+    return {"id": slug, "name": "Ours", "ruleset": {**rules, "clean_book_bonus": bonus}}
+
+
+def house_rules_id_not_its_rules(d: dict[str, Any]) -> None:
+    # /rules/<id> and the games' "ruleset" name house rules by one id: /rules/other would
+    # find nothing.
+    d["house_rules"] = [_house("other", "ours")]
+
+
+def house_rules_listed_twice(d: dict[str, Any]) -> None:
+    # Which of the two would a game named "ours" be played under?
+    d["house_rules"] = [_house("ours", "ours", 700), _house("ours", "ours", 901)]
+
+
 def unknown_player(d: dict[str, Any]) -> None:
     d["games"][5]["teams"][0]["players"][0] = "Nobody"
 
@@ -368,6 +385,8 @@ BROKEN: list[tuple[Callable[[dict[str, Any]], None], str, str]] = [
     (inconsistent_score, "games[5].deals[2].teams[1].score", "says 1"),
     (score_as_text, "games[5].deals[2].teams[1].score", "must be a whole number"),
     (finished_and_abandoned, "games[5].abandoned_at", "cannot be abandoned"),
+    (house_rules_id_not_its_rules, "house_rules[0].id", "must be the same"),
+    (house_rules_listed_twice, "house_rules[1].id", "appears twice"),
     (time_past_9999_in_utc, "games[5].created_at", "date and time"),
     (unknown_player, "games[5].teams[0].players[0]", "Nobody is not in the file's players"),
     (duplicate_game, "uid", "appears twice"),
