@@ -263,7 +263,9 @@ class RuleSet:
             derived, derived.max_players, "extra_decks"
         )
         if not problems:
-            problems = dealt_at_every_table(derived, "extra_decks")
+            problems = dealt_at_every_table(derived, "extra_decks") + tables_past_the_teams(
+                derived, "max_players"
+            )
         if problems:
             raise RuleSetError(problems)
         return derived
@@ -334,6 +336,8 @@ class RuleSetError(ValueError):
 
 # A bound on the decks in play (0: none) can be no more than a game may have.
 MOST_DECKS = TALLY_BOUNDS["decks"][1]
+# The most teams a game has (the deal form's columns, the API's bound).
+MOST_TEAMS = TALLY_BOUNDS["teams"][1]
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
@@ -667,6 +671,22 @@ def dealt_at_every_table(rules: RuleSet, where: str) -> list[Problem]:
             problems = _too_few_to_deal(rules, rules.decks_for(players), players, where)
             if problems:
                 return problems
+    return []
+
+
+def tables_past_the_teams(rules: RuleSet, where: str) -> list[Problem]:
+    """The first table ``rules`` seat only in more teams than a game has: nine or ten
+    players each alone. Checked where rules are made, like :func:`dealt_at_every_table`."""
+    for players in range(rules.min_players, rules.max_players + 1):
+        options = rules.seatings(players)
+        if options and all(teams > MOST_TEAMS for teams, _size in options):
+            text = N_(
+                "With %(players)d players these rules would seat %(teams)d teams, but a game "
+                "has %(most)d at the most."
+            )
+            teams = min(teams for teams, _size in options)
+            params = {"field": where, "players": players, "teams": teams, "most": MOST_TEAMS}
+            return [Problem(None, where, text, params)]
     return []
 
 

@@ -363,6 +363,13 @@ def test_an_unknown_base_is_a_friendly_404(client: FlaskClient) -> None:
             "3 decks hold 162 cards, too few to deal 7 players 26 cards each.",
         ),
         (
+            # Nine players alone are nine teams, and a game has eight at the most.
+            "simpson",
+            {"max_players": "10"},
+            "max_players",
+            "With 9 players these rules would seat 9 teams, but a game has 8 at the most.",
+        ),
+        (
             # A deck a player and no more: two players of 60 cards each need more than 108.
             "standard",
             {"hand_cards": "30", "foot_cards": "30", "extra_decks": "0"},
