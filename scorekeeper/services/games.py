@@ -521,8 +521,8 @@ def _start_game(
     if count:
         # Rules stored before their decks were bounded (a house rule of 14 decks besides one
         # per player): no game past 20 decks, which no import would take back.
-        # Rules stored before every table was checked to be dealt (ruleset.
-        # dealt_at_every_table): nor a game their decks cannot deal.
+        # Nor a game whose decks cannot deal every player a hand and a foot (rules stored
+        # before ruleset.dealt_at_every_table checked that where rules are made).
         ceiling = deck_ceiling(rules, count, "teams")
         problems += ceiling or rules.decks_problems(rules.decks_for(count), count)
     if not 0 <= first_dealer_seat < max(count, 1):
