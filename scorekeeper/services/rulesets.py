@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.extensions import db
-from scorekeeper.models import LARGEST_ID, HouseRules, utcnow
+from scorekeeper.models import LARGEST_ID, Game, HouseRules, utcnow
 from scorekeeper.rules import PRESETS, Problem, RuleSet, RuleSetError
 from scorekeeper.rules.i18n import N_
 
@@ -63,9 +63,16 @@ def _slug(name: str) -> str:
     if slug.isdigit():
         slug = f"rules-{slug}"  # an all-digit slug would read as a row number
     candidate, n = slug, 2
-    while candidate in PRESETS or find_house_rules(candidate) is not None:
+    while candidate in PRESETS or find_house_rules(candidate) is not None or _played(candidate):
         candidate, n = f"{slug}-{n}", n + 1
     return candidate
+
+
+def _played(slug: str) -> bool:
+    """Whether games were played under rules of this id: house rules deleted since keep
+    it, and the standings tell rules apart by it, so new rules never take it again."""
+    found = db.session.scalar(db.select(Game.id).where(Game.ruleset_id == slug).limit(1))
+    return found is not None
 
 
 def _check_name(name: str, own: HouseRules | None = None) -> str:

@@ -129,6 +129,25 @@ def test_house_rules_are_named_in_the_standings(app: Flask, client: FlaskClient)
         assert slug not in html, path
 
 
+def test_new_rules_of_a_deleted_name_are_told_apart_from_the_old_ones(app: Flask) -> None:
+    # Games keep the id of the rules they were played under, and the standings split a
+    # line's points by it: new rules of the same name must not take the old id again.
+    with app.app_context():
+        old = rulesets.create_house_rules("Friday", "standard", {"deal_count": 2})
+        play(old.slug, [["Ann", "Ben"], ["Cleo", "Dan"]], G1_DEALS[:2])
+        rulesets.delete_house_rules(old.slug)
+        new = rulesets.create_house_rules(
+            "Friday", "standard", {"deal_count": 2, "clean_book_bonus": 600}
+        )
+        assert new.slug != old.slug
+        play(new.slug, [["Ann", "Ben"], ["Cleo", "Dan"]], G1_DEALS[:2])
+        ann = next(line for line in standings.standings().players if line.name == "Ann")
+        assert {key: share.games for key, share in ann.rules.items()} == {
+            old.slug: 1,
+            new.slug: 1,
+        }
+
+
 def test_standings_sort_links(client: FlaskClient, season: Season) -> None:
     html = client.get("/standings?sort=points").get_data(as_text=True)
     assert re.search(
