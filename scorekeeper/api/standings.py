@@ -80,7 +80,7 @@ def standings_json(table: Standings, sort: str) -> dict[str, Any]:
         "sort": sort,
         "players": [
             {"rank": rank, "id": line.players[0], "name": line.name, **_figures(line)}
-            for rank, line in enumerate(table.players, start=1)
+            for rank, line in zip(table.player_places, table.players, strict=True)
         ],
         "partnerships": [
             {
@@ -89,7 +89,7 @@ def standings_json(table: Standings, sort: str) -> dict[str, Any]:
                 "player_ids": list(line.players),
                 **_figures(line),
             }
-            for rank, line in enumerate(table.partnerships, start=1)
+            for rank, line in zip(table.partnership_places, table.partnerships, strict=True)
         ],
     }
 

@@ -218,6 +218,25 @@ def sort_lines(lines: Iterable[Line], sort: str = DEFAULT_SORT) -> list[Line]:
     return sorted(ordered, key=key, reverse=True)
 
 
+def places(lines: Sequence[Line], sort: str = DEFAULT_SORT) -> list[int]:
+    """The place of each of ``lines``, sorted as :func:`sort_lines` sorts them: lines level
+    on all they are sorted by but the name (two partners who always play together) share
+    the place of the first of them, and the next comes after them all: 1, 1, 3. Sorted by
+    name, the places are the rows."""
+    if sort == "name":
+        return list(range(1, len(lines) + 1))
+    key = SORTS.get(sort, SORTS[DEFAULT_SORT])
+
+    def level(line: Line) -> tuple[Any, ...]:
+        return key(line), SORTS["wins"](line), SORTS["rating"](line)
+
+    found: list[int] = []
+    for i, line in enumerate(lines):
+        same = i > 0 and level(line) == level(lines[i - 1])
+        found.append(found[-1] if same else i + 1)
+    return found
+
+
 # ---------------------------------------------------------------------------
 # SQL
 
@@ -574,10 +593,19 @@ class Standings:
     partnerships: list[Line]
     ratings: Ratings
     names: dict[int, str]
+    sort: str = DEFAULT_SORT
 
     @property
     def games(self) -> int:
         return len(self.ratings.games)
+
+    @property
+    def player_places(self) -> list[int]:
+        return places(self.players, self.sort)
+
+    @property
+    def partnership_places(self) -> list[int]:
+        return places(self.partnerships, self.sort)
 
 
 def player_names() -> dict[int, str]:
@@ -616,6 +644,7 @@ def standings(season_id: int | None = None, sort: str = DEFAULT_SORT) -> Standin
         partnerships=_named(computed.partnerships, names, sort),
         ratings=computed.ratings,
         names=names,
+        sort=sort,
     )
 
 
@@ -760,7 +789,7 @@ def player_stats(player_id: int) -> PlayerStats:
     names = player_names()
     lines = _named(computed.players, names)
     line = next((line for line in lines if line.players == (player_id,)), None)
-    rank = lines.index(line) + 1 if line else None
+    rank = places(lines)[lines.index(line)] if line else None
     figures = _cached_player_figures(player_id, line, names)
 
     def named(records: list[Record]) -> list[Record]:

@@ -205,8 +205,14 @@ def standings(season_id: int) -> ResponseReturnValue:
             chart = charts.ratings_svg(f"ratings-{season_id}", title, table.ratings, players)
         pdf = sheets.render_standings_pdf(
             title,
-            [_standings_row(rank, line) for rank, line in enumerate(table.players, start=1)],
-            [_standings_row(rank, line) for rank, line in enumerate(table.partnerships, start=1)],
+            [
+                _standings_row(rank, line)
+                for rank, line in zip(table.player_places, table.players, strict=True)
+            ],
+            [
+                _standings_row(rank, line)
+                for rank, line in zip(table.partnership_places, table.partnerships, strict=True)
+            ],
             chart_svg=chart,
             paper=paper,
         )

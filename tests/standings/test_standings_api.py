@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
-from standings_support import Season
+from standings_support import G1_DEALS, Season, play
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Season as SeasonRow
@@ -153,9 +154,41 @@ def test_standings_are_best_first(client: FlaskClient, season: Season) -> None:
     assert body["season"] is None
     keys = [(p["wins"], p["rating"]) for p in body["players"]]
     assert keys == sorted(keys, reverse=True)
-    assert [p["rank"] for p in body["players"]] == list(range(1, len(keys) + 1))
+    # A place is one more than the lines ahead: lines level on both share it.
+    assert [p["rank"] for p in body["players"]] == [
+        1 + sum(other > key for other in keys) for key in keys
+    ]
     pairs = [(p["wins"], p["rating"]) for p in body["partnerships"]]
     assert pairs == sorted(pairs, reverse=True)
+
+
+def test_players_level_on_everything_share_their_place(app: Flask, client: FlaskClient) -> None:
+    # Two pairs who always play together: partners have the very same line, and share a
+    # place on the API, the page and each one's own page (1, 1, 3, 3).
+    with app.app_context():
+        play("standard", [["Ann", "Ben"], ["Cleo", "Dan"]], G1_DEALS)
+        play("standard", [["Ann", "Ben"], ["Cleo", "Dan"]], G1_DEALS)
+    body = client.get("/api/standings").get_json()
+    assert [(p["rank"], p["name"]) for p in body["players"]] == [
+        (1, "Ann"),
+        (1, "Ben"),
+        (3, "Cleo"),
+        (3, "Dan"),
+    ]
+    page = client.get("/standings").get_data(as_text=True)
+    table = page[page.index('id="players"') :]
+    assert re.findall(r'<td class="num">(\d+)</td>\s*<th scope="row">', table)[:4] == [
+        "1",
+        "1",
+        "3",
+        "3",
+    ]
+    ben = body["players"][1]["id"]
+    own = client.get(f"/players/{ben}").get_data(as_text=True)
+    assert re.search(r"<dt>Place</dt><dd class=\"num\">1</dd>", own)
+    # Sorted by name, the places are the rows.
+    by_name = client.get("/api/standings?sort=name").get_json()
+    assert [p["rank"] for p in by_name["players"]] == [1, 2, 3, 4]
 
 
 def test_standings_sorted_by_points(client: FlaskClient, season: Season) -> None:
