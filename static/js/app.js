@@ -9,6 +9,24 @@
   var refused = document.getElementById("form-errors");
   if (refused) {
     refused.focus();
+    /* A problem's link leads to its field. Where it names a group (who went out, a team's
+       seats), the first box or choice in it takes the focus, not the page; either way the
+       field comes into view with its label, not at the screen's very edge. */
+    refused.addEventListener("click", function (event) {
+      var link = event.target.closest('a[href^="#"]');
+      var target = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+      if (!target) {
+        return;
+      }
+      var typed = "input:not([type=hidden]), select, textarea, button";
+      var field = target.matches(typed) ? target : target.querySelector(typed);
+      if (!field) {
+        return;
+      }
+      event.preventDefault();
+      (field.closest(".field, fieldset") || field).scrollIntoView({ block: "center" });
+      field.focus({ preventScroll: true });
+    });
   }
 
   /* Printed, a standings row shows every rules its points came from, not only the first:

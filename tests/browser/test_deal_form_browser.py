@@ -287,6 +287,69 @@ def test_a_refused_count_leads_to_a_counter_in_sight(live_server: LiveServer, pa
     expect(counter).to_be_in_viewport()
 
 
+LABEL_IN_SIGHT_JS = """
+(id) => {
+  const label = document.querySelector(`label[for="${id}"]`).getBoundingClientRect();
+  const bar = document.querySelector("#deal-preview").getBoundingClientRect();
+  return { top: label.top, bottom: label.bottom, barTop: bar.top };
+}
+"""
+
+
+def test_a_problem_link_focuses_its_field_with_the_label_in_sight(
+    live_server: LiveServer, page: Page
+) -> None:
+    """A link to a group (who went out) gives the focus to its first choice, not to the
+    page; a link to a box shows the box's label too, not the box alone at the top."""
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    page.locator("#t1-melded").fill("5")  # a meld of one card, and nobody chosen as out
+    page.get_by_role("button", name="Save deal 1").click()
+
+    page.locator('#form-errors a[href="#went_out"]').click()
+    expect(page.locator("#went_out-0")).to_be_focused()
+
+    page.locator('#form-errors a[href="#t1-melded"]').first.click()
+    expect(page.locator("#t1-melded")).to_be_focused()
+    at = page.evaluate(LABEL_IN_SIGHT_JS, "t1-melded")
+    assert at["top"] >= 0 and at["bottom"] <= at["barTop"], at
+
+
+def _contrast(first: str, second: str) -> float:
+    """WCAG contrast of two computed "rgb(r, g, b)" colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(v) / 255 for v in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_boxes_and_choices_are_outlined_clearly_and_their_zero_readable(
+    live_server: LiveServer, page: Page, scheme: str
+) -> None:
+    """WCAG 1.4.11: a box's outline 3:1 against the card it sits on; 1.4.3: the "0" shown in
+    an empty box 4.5:1."""
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
+    colours = page.evaluate(
+        """() => {
+          const box = getComputedStyle(document.querySelector("#t1-melded"));
+          const choice = getComputedStyle(document.querySelector('label[for="went_out-0"]'));
+          return { box: box.borderTopColor, choice: choice.borderTopColor,
+                   surface: box.backgroundColor,
+                   zero: getComputedStyle(document.querySelector("#t1-melded"),
+                                          "::placeholder").color };
+        }"""
+    )
+    assert _contrast(colours["box"], colours["surface"]) >= 3, colours
+    assert _contrast(colours["choice"], colours["surface"]) >= 3, colours
+    assert _contrast(colours["zero"], colours["surface"]) >= 4.5, colours
+
+
 def test_the_bar_names_the_box_and_the_team_of_a_number_out_of_bounds(
     live_server: LiveServer, page: Page
 ) -> None:
