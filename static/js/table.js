@@ -111,6 +111,23 @@
       button.hidden = false;
     });
   }
+  /* The focus stays on the button, so the box's new number is said aloud here: "Clean
+     books, Ann & Ben: 3" (the box's own words, data-says), also when it stays at a bound. */
+  var stepSaid = null;
+  function sayStep(input) {
+    if (!stepSaid) {
+      stepSaid = document.createElement("p");
+      stepSaid.className = "visually-hidden";
+      stepSaid.setAttribute("role", "status");
+      stepSaid.setAttribute("data-step-said", "");
+      document.body.appendChild(stepSaid);
+    }
+    var text = (input.getAttribute("data-says") || input.id) + ": " + input.value;
+    stepSaid.textContent = "";
+    window.setTimeout(function () {
+      stepSaid.textContent = text;
+    }, 50);
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("button.step") : null;
     if (!button) {
@@ -130,6 +147,7 @@
       now = isFinite(typed) ? (step > 0 ? Math.floor(typed) : Math.ceil(typed)) : 0;
     }
     setValue(input, Math.max(low, Math.min(high, now + step)));
+    sayStep(input);
   });
 
   /* --- the deal tracker (game page) ------------------------------------------------- */

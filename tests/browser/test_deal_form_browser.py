@@ -160,6 +160,32 @@ LAST_SHOWN_JS = """
 """
 
 
+def test_a_step_says_the_new_number_and_the_subtotal_is_in_its_name(
+    live_server: LiveServer, page: Page
+) -> None:
+    """The focus stays on the -/+ button, so the box's new number is said aloud with whose
+    it is; the counted cards' subtotal is part of what their summary is called."""
+    game_id = new_game(live_server, ("Kit", "Oli", "Lee", "Max"))
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    more = page.locator("#team-1 button.step-up").first
+    more.click()
+    more.click()
+    said = page.locator("[data-step-said]")
+    expect(said).to_have_attribute("role", "status")
+    expect(said).to_have_text("Clean books, Lee & Max: 2")
+    page.locator("#t1-melded-group").get_by_label("Count the cards").check()
+    page.locator("#t1-melded-fours_to_sevens").fill("6")
+    summary = page.locator("#t1-melded-group summary")
+    expect(summary).to_have_accessible_name(re.compile(r"Points of the cards counted\s*30$"))
+    # The running figures are not read out at each keystroke; the problems are.
+    live = page.evaluate(
+        "() => [...document.querySelectorAll('#deal-preview output')]"
+        ".map(o => o.getAttribute('aria-live'))"
+    )
+    assert live and set(live) == {"off"}, live
+
+
 def test_many_problems_leave_the_form_room(live_server: LiveServer, page: Page) -> None:
     """An impossible deal lists a problem for every figure; the bar stays a third of the
     screen at most, and every problem can still be read by scrolling the list."""
