@@ -386,12 +386,15 @@
     var preview = $("[data-preview]", form);
     var teams = $all("fieldset.team-entry", form);
     var serverSaidSomething = form.getAttribute("data-errors") === "yes";
-    try {
-      // Back on the form: whatever was sent last was not saved, so its copy must stay.
-      window.sessionStorage.removeItem(STORE + "submitted");
-    } catch (error) {
-      /* no storage */
-    }
+    // A copy stays until the game page shows its deal played (see forgetSaved). Copies of
+    // this deal's corrections made to another version of it are stale: the deal has
+    // changed since (a correction saved, here or on another tablet).
+    storedKeys("draft:" + game + ":" + deal + ":").forEach(function (key) {
+      var version = key.split(":")[3];
+      if (version !== "new" && key !== draftKey) {
+        forget(key);
+      }
+    });
 
     function fields() {
       return $all("input[name], select[name], textarea[name]", form).filter(function (input) {
@@ -812,14 +815,6 @@
       saveDraft();
       refreshSoon();
     });
-    form.addEventListener("submit", function () {
-      // Forgotten only once the game page confirms the save (see forgetSaved).
-      try {
-        window.sessionStorage.setItem(STORE + "submitted", draftKey);
-      } catch (error) {
-        /* the copy stays until the deal is seen saved */
-      }
-    });
     if (preview) {
       preview.hidden = false;
       keepFocusClearOf(preview);
@@ -875,22 +870,16 @@
     }
   }
 
-  /* On the game page: the deal just sent is saved, so its unsaved copy can go, and so can
-     the tracker and copies of deals that are now played. */
+  /* On the game page: copies of new deals that are now played can go, and so can their
+     trackers. What the page does not show played stays: a save lost with the connection,
+     or answered with this page (a game finished or abandoned meanwhile), keeps its copy.
+     A correction's copy is kept under the deal's version, so it comes back only while the
+     deal is as it was; the deal's form forgets the copies of other versions. */
   function forgetSaved() {
     var body = document.body;
     var game = body.getAttribute("data-game");
     if (!game || document.getElementById("deal-form")) {
       return;
-    }
-    try {
-      var sent = window.sessionStorage.getItem(STORE + "submitted");
-      if (sent) {
-        forget(sent);
-        window.sessionStorage.removeItem(STORE + "submitted");
-      }
-    } catch (error) {
-      /* nothing stored */
     }
     var next = parseInt(body.getAttribute("data-next-deal") || "9999", 10);
     storedKeys("draft:" + game + ":").concat(storedKeys("tracker:" + game + ":")).forEach(function (key) {

@@ -3,6 +3,7 @@ tracker, the opening-meld checker, an unsaved deal surviving a reload, two table
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +12,16 @@ from urllib.parse import urljoin
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser_support import SCREENSHOTS, VIEWPORTS, LiveServer
-from playwright.sync_api import APIResponse, Browser, BrowserContext, Locator, Page, Route, expect
+from playwright.sync_api import (
+    APIResponse,
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Route,
+    expect,
+)
+from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.rules import Cards, TeamTally
 from scorekeeper.services import games, rulesets
@@ -345,6 +355,35 @@ def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
     follow(page.get_by_role("link", name="Enter deal 2"))
     expect(page.locator("#restored")).to_be_hidden()
     expect(page.locator("#t1-melded")).to_have_value("")
+
+
+def test_a_save_lost_with_the_connection_keeps_the_entry_after_the_game_page(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """Issue 4: an unsaved deal survives a lost connection. The save never reached the
+    server; the game page, opened next, shows the deal unplayed and must not forget it."""
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    page.locator("#t1-melded").fill("315")
+
+    def lose_the_save(route: Route) -> None:
+        if route.request.method == "POST":
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/deals/new", lose_the_save)
+    with contextlib.suppress(PlaywrightError):
+        page.get_by_role("button", name="Save deal 1").tap()
+        page.wait_for_url("chrome-error://**", timeout=5000)
+    page.unroute("**/deals/new")
+    page.goto(live_server(f"/games/{game_id}"))
+    expect(page.get_by_role("link", name="Enter deal 1")).to_be_visible()
+    page.wait_for_load_state("load")
+    follow(page.get_by_role("link", name="Enter deal 1"))
+    expect(page.locator("#restored")).to_contain_text("Your unsaved entry")
+    expect(page.locator("#t1-melded")).to_have_value("315")
 
 
 def test_the_score_bar_reads_a_special_book_whose_id_has_hyphens(
