@@ -169,9 +169,26 @@ def update() -> ResponseReturnValue:
         return _page(form, 409)
     if not form.validate():
         return _page(form, 400)
-    if auth.passcode_is_set() and not auth.check_passcode(form.current.data or ""):
-        form.current.errors.append(_("That is not the current passcode."))
-        return _page(form, 400)
+    if auth.passcode_is_set():
+        # Guessed here as at the sign-in: the same limit on wrong passcodes, counted together.
+        key = auth.client_key()
+        wait = auth.limiter().blocked_for(key)
+        if wait > 0:
+            minutes = max(1, int(-(-wait // 60)))
+            form.current.errors.append(
+                ngettext(
+                    "Too many wrong passcodes. Try again in %(minutes)d minute.",
+                    "Too many wrong passcodes. Try again in %(minutes)d minutes.",
+                    minutes,
+                    minutes=minutes,
+                )
+            )
+            return _page(form, 429)
+        if not auth.check_passcode(form.current.data or ""):
+            auth.limiter().fail(key)
+            form.current.errors.append(_("That is not the current passcode."))
+            return _page(form, 400)
+        auth.limiter().forget(key)
     if form.clear.data:
         auth.set_passcode(None)
         flash(_("The passcode is removed: anyone at the table can enter scores."), "success")

@@ -358,6 +358,25 @@ def test_settings_sets_changes_and_clears_the_passcode(app: Flask, client: Flask
     assert not (Path(app.instance_path) / "passcode").exists()
 
 
+def test_guessing_the_current_passcode_in_the_settings_is_limited(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 7: attempts are rate limited. A tablet left signed in is no way round it: the
+    settings' "current passcode" counts with the sign-in's wrong passcodes."""
+    client.post("/settings", data={"new": PASSCODE, "confirm": PASSCODE, "save": "1"})
+    guess = {"current": "wrong1", "new": "other1", "confirm": "other1", "save": "1"}
+    for _ in range(auth.MAX_FAILURES):
+        assert client.post("/settings", data=guess).status_code == 400
+    right = {**guess, "current": PASSCODE}
+    blocked = client.post("/settings", data=right)
+    assert blocked.status_code == 429
+    assert "Too many wrong passcodes." in blocked.get_data(as_text=True)
+    with app.app_context():
+        assert auth.check_passcode(PASSCODE)  # not changed
+    # The same address is blocked at the sign-in as well.
+    assert client.post("/sign-in", data={"passcode": PASSCODE}).status_code == 429
+
+
 def test_settings_refuse_changes_from_a_signed_out_tablet(app: Flask, client: FlaskClient) -> None:
     set_passcode(app)
     refused = client.post("/settings", data={"current": PASSCODE, "clear": "1"})
