@@ -96,10 +96,11 @@ def _daily_backup() -> None:
     """Before the day's first write, back up the database (see services.backups)."""
     from flask import current_app, request
 
-    from scorekeeper.auth import SAFE_METHODS
+    from scorekeeper.auth import EXEMPT_ENDPOINTS, SAFE_METHODS
     from scorekeeper.services import backups
 
-    if request.method in SAFE_METHODS:
+    # The calculators, signing in and out change no data: nothing to keep a copy before.
+    if request.method in SAFE_METHODS or request.endpoint in EXEMPT_ENDPOINTS:
         return
     try:
         backups.daily_backup_if_due()

@@ -251,6 +251,9 @@ def test_the_first_write_of_a_day_makes_a_daily_backup_keeping_the_last_n(
         old = [_old_daily(app, manual.path, days) for days in (1, 2, 3, 4, 5)]
 
         assert client.get("/games").status_code == 200  # reading makes no backup
+        # Nor do the calculators, which write nothing.
+        deal = {"ruleset": "standard", "deal": 1, "teams": [{}, {}]}
+        assert client.post("/api/score", json=deal).status_code == 200
         assert len(backups_of(app, "daily")) == 5
         response = client.post("/api/seasons", json={"name": "Spring"})
         assert response.status_code == 201
