@@ -369,6 +369,15 @@ def new_deal(game_id: int) -> ResponseReturnValue:
             "entries of deal %(deal)d, then save again."
         )
         tallies, problems = None, [Problem(None, "number", unknown, {"deal": number}), *problems]
+    elif meant is not None and meant > number:
+        # Typed for a deal past the next (the game went back since: a restored backup, an
+        # undone save on another tablet): saved as the next one only once the table says so.
+        later = N_(
+            "This form was opened for deal %(meant)d, but the next deal of this game is "
+            "%(deal)d: check that these are the entries of deal %(deal)d, then save again."
+        )
+        params = {"meant": meant, "deal": number}
+        tallies, problems = None, [Problem(None, "number", later, params), *problems]
     if tallies is None:
         form.add_problems(problems)
         return _render_deal(view, form, 400)

@@ -1078,6 +1078,29 @@ def test_a_form_that_does_not_say_its_deal_is_shown_again_not_saved(
     assert [number for _id, number, _v in stored(app)["deals"]] == [1, 2]
 
 
+@pytest.mark.parametrize("later", ["3", "5", "0005"])
+def test_a_form_for_a_deal_past_the_next_is_shown_again_not_saved_as_the_next(
+    app: Flask, client: FlaskClient, later: str
+) -> None:
+    # A form opened for deal 3 before the game went back to one deal (a restored backup):
+    # its entries are not saved as deal 2 without a word.
+    game_id = start_game(client)
+    assert enter_deal(client, game_id, GERMAN).status_code == 302
+    before = stored(app)
+    typed = {**form_values(text(client.get(f"/games/{game_id}/deals/new"))), **GERMAN}
+    refused = client.post(f"/games/{game_id}/deals/new", data={**typed, "number": later})
+    assert refused.status_code == 400
+    page = text(refused)
+    assert (
+        f"This form was opened for deal {int(later)}, but the next deal of this game is 2: "
+        "check that these are the entries of deal 2, then save again." in page
+    )
+    assert value_of(page, "number") == "2"
+    assert stored(app) == before
+    assert client.post(f"/games/{game_id}/deals/new", data=form_values(page)).status_code == 302
+    assert [number for _id, number, _v in stored(app)["deals"]] == [1, 2]
+
+
 def test_house_rules_with_a_special_book(app: Flask, client: FlaskClient) -> None:
     from scorekeeper.services import rulesets
 
