@@ -473,7 +473,9 @@ def _opening(rules: RuleSet, n: int) -> tuple[str, bool]:
 # The rules card
 
 
-def rules_card(rules: RuleSet) -> RulesCard:
+def rules_card(rules: RuleSet, *, alone: bool = False) -> RulesCard:
+    """The rules as the sheet prints them beside the deals (``alone``: everyone at this
+    table plays alone, as partnership rules seat three or five)."""
     sign = rules_text.signed
     cards = [(label, number(points)) for label, points in rules_text.card_value_rows(rules)]
     cards[-1] = (cards[-1][0], sign(-rules.card_values.of(CardClass.BLACK_THREES)))
@@ -489,7 +491,7 @@ def rules_card(rules: RuleSet) -> RulesCard:
     deals = []
     for n in range(1, rules.deal_count + 1):
         deals.append((n, _opening(rules, n)[0], rules_text.go_out_phrase(rules.deal(n).go_out)))
-    if rules.play_style is PlayStyle.INDIVIDUALS:
+    if alone or rules.play_style is PlayStyle.INDIVIDUALS:
         # Nobody has a partner to wait for or to ask when everyone plays alone.
         rules = replace(rules, partner_in_foot_to_go_out=False, permission_to_go_out=False)
     # The first phrase is the going-out bonus, already listed with the bonuses.
@@ -781,7 +783,8 @@ def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] =
         for i, letter in enumerate(_letters(teams))
     ]
     name = rules_text.ruleset_name(rules)
-    card = rules_card(rules)
+    # Five columns under the standard rules are five players alone: no partner to ask.
+    card = rules_card(rules, alone=rules.team_sizes_for(teams) == [1])
     kicker = _kicker(_("Score sheet"))
     # The date and the place are lines to write on; a long name of house rules may wrap.
     top_mm = _top_mm(paper, kicker, name, [])
@@ -1030,7 +1033,7 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
     date = format_date(game.played_on, format="long")
     status, result = _status(view)
     footnotes = _footnotes(view)
-    card = rules_card(rules)
+    card = rules_card(rules, alone=view.everyone_alone)
     # The star goes to the winner (or the tied leaders) once the game is over.
     winners = set(view.leaders) if view.finished else set()
     kicker = _kicker(_("Game %(id)d", id=game.id))

@@ -326,6 +326,17 @@ def test_untrusted_names_are_printed_as_text_and_keep_the_page(client: FlaskClie
         assert sum(len(run) for run in re.findall(r"W{4,}", page)) >= 80
 
 
+def test_columns_only_players_alone_can_fill_have_no_partner_on_the_card(
+    client: FlaskClient,
+) -> None:
+    # Five columns under the standard rules are five players alone (RULES.md); three may
+    # be three alone or three pairs, so the partner's lines stay.
+    five = " ".join(text(blank(client, ruleset="standard", teams=5)).split())
+    assert "your partner" not in five.lower()
+    three = " ".join(text(blank(client, ruleset="standard", teams=3)).split())
+    assert "Ask your partner" in three
+
+
 def test_partnership_rules_print_up_to_four_team_columns(client: FlaskClient) -> None:
     response = client.get("/sheets/blank.pdf?ruleset=standard&teams=4&paper=a4")
     assert response.status_code == 200

@@ -277,6 +277,19 @@ def test_every_team_of_seven_players_alone_fits(app: Flask, client: FlaskClient)
         assert cells(page, "Deal score")[0] == ["=", "700", *["10"] * 6]
 
 
+def test_players_alone_under_partnership_rules_have_no_partner_on_the_card(
+    app: Flask, client: FlaskClient
+) -> None:
+    # RULES.md: two, three or five play alone under the partnership presets; nobody has a
+    # partner to wait for or to ask, as the game page says too.
+    alone = start(app, *(TeamSpec("", [name]) for name in ("Ann", "Ben", "Cid")))
+    words = reading(sheet(client, alone))
+    assert "Going out" in words
+    assert "your partner" not in words.lower()
+    pairs = start(app, TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dee"]))
+    assert "Ask your partner" in reading(sheet(client, pairs))
+
+
 def test_headers_and_metadata(client: FlaskClient, finished_game: int) -> None:
     response = client.get(f"/games/{finished_game}/sheet.pdf")
     assert response.headers["Content-Type"] == "application/pdf"
