@@ -307,8 +307,10 @@ class _Line:
     kind: str
     # The count and the points of this line for a team, when the deal was played.
     value: Callable[[TeamTally, TeamScore], tuple[int | None, int]] | None = None
-    # The tally field whose correction marks this line.
+    # The tally field whose correction marks this line (its name in the correction log).
     field: str = ""
+    # Other fields whose correction changes this line's figure.
+    also: tuple[str, ...] = ()
 
 
 def _times(points: int) -> str:
@@ -380,7 +382,8 @@ def _lines(rules: RuleSet, with_opening: bool = False) -> list[_Line]:
                 _times(book.bonus),
                 "count",
                 special,
-                "special_books",
+                # Marked when this book's own count changed (see _corrected_lines).
+                f"special_books.{book.id}",
             )
         )
     if rules.red_threes_laid:
@@ -434,7 +437,9 @@ def _lines(rules: RuleSet, with_opening: bool = False) -> list[_Line]:
                 _times(-rules.card_values.black_threes),
                 "points",
                 part("black_threes_melded"),
-                "melded",
+                "black_three_books",
+                # Black threes counted among the melded cards count here too.
+                also=("melded",),
             )
         )
     lines.append(_Line("left", _("Cards left"), MINUS, "points", part("left"), "left"))
@@ -804,12 +809,22 @@ def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] =
 
 
 def _corrected_lines(corrections: Sequence[CorrectionRecord]) -> set[tuple[int, int, str]]:
-    """(deal, team, tally field) of every value changed and not put back since."""
-    return {
-        (c.deal_number, c.team_position if c.team_position is not None else -1, c.field)
-        for c in corrections
-        if c.undone_at is None
-    }
+    """(deal, team, tally field) of every value changed and not put back since; for the
+    special books, one field a book whose count changed (``special_books.<id>``)."""
+    found = set()
+    for c in corrections:
+        if c.undone_at is not None:
+            continue
+        team = c.team_position if c.team_position is not None else -1
+        found.add((c.deal_number, team, c.field))
+        if c.field == "special_books":
+            old, new = read_logged(c.old_value), read_logged(c.new_value)
+            old = old if isinstance(old, Mapping) else {}
+            new = new if isinstance(new, Mapping) else {}
+            for book in set(old) | set(new):
+                if old.get(book, 0) != new.get(book, 0):
+                    found.add((c.deal_number, team, f"special_books.{book}"))
+    return found
 
 
 def _field_labels(rules: RuleSet) -> dict[str, str]:
@@ -999,7 +1014,12 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
                 cells = tuple(Cell(points=number(total)) for total in deal.running)
             else:
                 cells = tuple(
-                    _cell(line, result.tally, result.score, (n, i, line.field) in corrected)
+                    _cell(
+                        line,
+                        result.tally,
+                        result.score,
+                        any((n, i, f) in corrected for f in (line.field, *line.also)),
+                    )
                     for i, result in enumerate(deal.results)
                 )
             rows.append(Row(line.key, line.label, line.rate, line.kind, cells))

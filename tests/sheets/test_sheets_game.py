@@ -16,6 +16,7 @@ from scorekeeper.services import games, rulesets
 from scorekeeper.services.games import TeamSpec
 
 DAGGER = "\u2020"
+OUT_BROUILLETTE = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=400), went_out=True)
 CHECK = "\u2713"
 
 # Deal 1 is the German seed's worked example: 3855 to 615.
@@ -209,6 +210,40 @@ def test_a_corrected_value_is_marked_and_the_change_explained(
         f"{DAGGER} Corrected after the deal was first entered: "
         "Deal 2, Ann & Ben, Clean books: 1 \u2192 2"
     ) in re.sub(r"\s+", " ", page)
+
+
+def test_only_the_lines_a_correction_changed_are_marked(app: Flask, client: FlaskClient) -> None:
+    # Issue 5: corrected values marked. Of two special books, only the one whose count
+    # changed; under Brouillette, the black 3s melded when the black-three books changed.
+    with app.app_context():
+        books = [
+            {"id": "sevens", "name": "Book of sevens", "bonus": 1000, "min_points": 35},
+            {"id": "reds", "name": "Canasta of reds", "bonus": 800, "min_points": 35},
+        ]
+        slug = rulesets.create_house_rules("Club night", "standard", {"special_books": books}).slug
+    game_id = start(app, TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cid", "Dot"]), ruleset=slug)
+    both = {"sevens": 1, "reds": 1}
+    first = TeamTally(special_books=both, melded=Cards(points=400), left=Cards(points=60))
+    record(app, game_id, [GERMAN_1, first])
+    correct(app, game_id, 1, [GERMAN_1, replace(first, special_books={"sevens": 1, "reds": 0})])
+    page = text(sheet(client, game_id))
+    # Each team's count and points: the second team's sevens as they were, its reds marked.
+    assert cells(page, "Book of sevens")[0] == ["\u00d7", "1000", "0", "0", "1", "1000"]
+    assert cells(page, "Canasta of reds")[0] == ["\u00d7", "800", "0", "0", "0", "0", DAGGER]
+
+    game_id = start(
+        app, *(TeamSpec("", [name]) for name in ("Ann", "Cid", "Eve")), ruleset="brouillette"
+    )
+    black = TeamTally(black_three_books=1, melded=Cards(points=200), left=Cards(points=60))
+    record(app, game_id, [OUT_BROUILLETTE, black, TeamTally(left=Cards(points=60))])
+    correct(
+        app,
+        game_id,
+        1,
+        [OUT_BROUILLETTE, replace(black, black_three_books=0), TeamTally(left=Cards(points=60))],
+    )
+    page = text(sheet(client, game_id))
+    assert DAGGER in cells(page, "Black 3s melded")[0]
 
 
 def test_an_undone_correction_is_listed_but_no_longer_marked(
