@@ -20,8 +20,14 @@
       }
       var typed = "input:not([type=hidden]), select, textarea, button";
       var field = target.matches(typed) ? target : target.querySelector(typed);
-      if (!field) {
-        return;
+      // A counter in a closed "Cards by kind" is opened first.
+      for (var up = field && field.parentElement; up; up = up.parentElement) {
+        if (up.tagName === "DETAILS" && !up.open) {
+          up.open = true;
+        }
+      }
+      if (!field || !field.getClientRects().length) {
+        return; // not shown (a box put away): the link's own jump, as without this script
       }
       event.preventDefault();
       (field.closest(".field, fieldset") || field).scrollIntoView({ block: "center" });

@@ -106,25 +106,32 @@
 
   /* --- steppers: big -/+ buttons beside a number box -------------------------------- */
 
+  /* The focus stays on a step button, so the box's new number is said aloud here: "Clean
+     books, Ann & Ben: 3" (the box's own words, data-says), also when it stays at a bound.
+     The line is on the page before the first step: one added as it speaks is not heard. */
+  var stepSaid = null;
+  var stepTimer = null;
   function initSteppers(root) {
-    $all("button.step", root).forEach(function (button) {
+    var buttons = $all("button.step", root);
+    buttons.forEach(function (button) {
       button.hidden = false;
     });
-  }
-  /* The focus stays on the button, so the box's new number is said aloud here: "Clean
-     books, Ann & Ben: 3" (the box's own words, data-says), also when it stays at a bound. */
-  var stepSaid = null;
-  function sayStep(input) {
-    if (!stepSaid) {
+    if (buttons.length && !stepSaid) {
       stepSaid = document.createElement("p");
       stepSaid.className = "visually-hidden";
       stepSaid.setAttribute("role", "status");
       stepSaid.setAttribute("data-step-said", "");
       document.body.appendChild(stepSaid);
     }
+  }
+  function sayStep(input) {
+    if (!stepSaid) {
+      return;
+    }
     var text = (input.getAttribute("data-says") || input.id) + ": " + input.value;
+    window.clearTimeout(stepTimer);
     stepSaid.textContent = "";
-    window.setTimeout(function () {
+    stepTimer = window.setTimeout(function () {
       stepSaid.textContent = text;
     }, 50);
   }
@@ -386,12 +393,22 @@
     var preview = $("[data-preview]", form);
     var teams = $all("fieldset.team-entry", form);
     var serverSaidSomething = form.getAttribute("data-errors") === "yes";
-    // A copy stays until the game page shows its deal played (see forgetSaved). Copies of
-    // this deal's corrections made to another version of it are stale: the deal has
-    // changed since (a correction saved, here or on another tablet).
-    storedKeys("draft:" + game + ":" + deal + ":").forEach(function (key) {
-      var version = key.split(":")[3];
-      if (version !== "new" && key !== draftKey) {
+    try {
+      // Back on the form: whatever was sent last was not saved, so its copy must stay.
+      window.sessionStorage.removeItem(STORE + "submitted");
+    } catch (error) {
+      /* no storage */
+    }
+    // A copy stays until the game page shows its deal played (see forgetSaved). Stale here:
+    // copies of this deal's corrections made to another version of it (the deal changed
+    // since), and, on the next deal's form, copies and trackers of later deals (the game
+    // went back since: their entries were shown again on this deal's form).
+    storedKeys("draft:" + game + ":").concat(storedKeys("tracker:" + game + ":")).forEach(function (key) {
+      var parts = key.split(":");
+      var number = parseInt(parts[2], 10);
+      var stale = parts[0] === "draft" && parts[3] !== "new" ? number === deal && key !== draftKey
+        : form.getAttribute("data-version") === "new" && number > deal;
+      if (stale) {
         forget(key);
       }
     });
@@ -815,6 +832,14 @@
       saveDraft();
       refreshSoon();
     });
+    form.addEventListener("submit", function () {
+      // A correction's copy goes once the game page follows (see forgetSaved).
+      try {
+        window.sessionStorage.setItem(STORE + "submitted", draftKey);
+      } catch (error) {
+        /* the copy stays */
+      }
+    });
     if (preview) {
       preview.hidden = false;
       keepFocusClearOf(preview);
@@ -872,14 +897,23 @@
 
   /* On the game page: copies of new deals that are now played can go, and so can their
      trackers. What the page does not show played stays: a save lost with the connection,
-     or answered with this page (a game finished or abandoned meanwhile), keeps its copy.
-     A correction's copy is kept under the deal's version, so it comes back only while the
-     deal is as it was; the deal's form forgets the copies of other versions. */
+     or answered with this page (a game abandoned meanwhile), keeps its copy. A correction
+     just sent goes (the deal is played either way; a correction's copy is kept under the
+     deal's version, and its form forgets the copies of other versions). */
   function forgetSaved() {
     var body = document.body;
     var game = body.getAttribute("data-game");
     if (!game || document.getElementById("deal-form")) {
       return;
+    }
+    try {
+      var sent = window.sessionStorage.getItem(STORE + "submitted");
+      if (sent && sent.split(":")[3] !== "new") {
+        forget(sent);
+      }
+      window.sessionStorage.removeItem(STORE + "submitted");
+    } catch (error) {
+      /* nothing stored */
     }
     var next = parseInt(body.getAttribute("data-next-deal") || "9999", 10);
     storedKeys("draft:" + game + ":").concat(storedKeys("tracker:" + game + ":")).forEach(function (key) {

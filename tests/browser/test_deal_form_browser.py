@@ -311,6 +311,12 @@ def test_a_refused_count_leads_to_a_counter_in_sight(live_server: LiveServer, pa
     counter = page.locator("#t1-melded-fours_to_sevens")
     expect(counter).to_be_visible()
     expect(counter).to_be_in_viewport()
+    # Closed again by hand, the counters open for the link, which focuses the counter.
+    page.evaluate("document.querySelector('#t1-melded-group details').open = false")
+    expect(counter).to_be_hidden()
+    link.click()
+    expect(counter).to_be_focused()
+    expect(counter).to_be_in_viewport()
 
 
 LABEL_IN_SIGHT_JS = """

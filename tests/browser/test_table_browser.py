@@ -386,6 +386,40 @@ def test_a_save_lost_with_the_connection_keeps_the_entry_after_the_game_page(
     expect(page.locator("#t1-melded")).to_have_value("315")
 
 
+def test_a_saved_correction_leaves_no_copy_and_a_later_deals_copy_goes_with_the_game(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """A correction saved: its form opens as the deal is, not with "Your unsaved entry".
+    And a copy typed for a deal the game has gone back from (deal 2 of a game undone to
+    none) does not come back on that deal later: the next deal's form forgets it."""
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    page.locator('label[for="went_out-none"]').tap()
+    page.locator("#t0-melded").fill("120")
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".standing-card")).to_contain_text("Leader")
+
+    page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
+    page.locator("#t1-melded").fill("90")
+    page.get_by_role("button", name="Save the correction").tap()
+    expect(page.locator(".standing-card")).to_be_visible()
+    page.wait_for_load_state("load")
+    page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
+    expect(page.locator("#t1-melded")).to_have_value("90")
+    expect(page.locator("#restored")).to_be_hidden()
+
+    # A copy of deal 3, left from before the game went back: gone once deal 2 is entered.
+    page.evaluate(
+        f"""() => localStorage.setItem(
+            "scorekeeper:draft:{game_id}:3:new",
+            JSON.stringify({{values: {{"t1-melded": "999"}}, at: Date.now()}}))"""
+    )
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    assert page.evaluate(f"() => localStorage.getItem('scorekeeper:draft:{game_id}:3:new')") is None
+
+
 def test_the_score_bar_reads_a_special_book_whose_id_has_hyphens(
     live_server: LiveServer, tablet: BrowserContext
 ) -> None:

@@ -700,6 +700,9 @@ def test_abandon_needs_confirmation_and_can_be_undone(app: Flask, client: FlaskC
     page = text(abandoned)
     assert "This game was abandoned." in page
     assert "Enter deal 2" not in page
+    # The deal that would come next, for the tablet's script: an unsaved entry of deal 2
+    # is kept while the abandon can still be undone (static/js/table.js, forgetSaved).
+    assert 'data-next-deal="2"' in page
     assert f'action="/games/{game_id}/restore"' in page
     # Nobody leads a game that counts nowhere: no winner's star on it, here or in the list.
     assert 'class="leading"' not in page
