@@ -198,7 +198,8 @@ SORTS: dict[str, Callable[[Line], Any]] = {
     "avg": lambda line: line.average_per_game,
     "avg_deal": lambda line: line.average_per_deal,
     "margin": lambda line: line.average_margin,
-    "books": lambda line: sum(line.books_per_game.values()),
+    # Rounded: three kinds' averages summed differ in their last bits (0.1 + 0.2).
+    "books": lambda line: round(sum(line.books_per_game.values()), 9),
     "going_out": lambda line: line.going_out_rate,
     "red_threes": lambda line: line.red_threes_per_game,
     "stock_outs": lambda line: line.stock_outs,

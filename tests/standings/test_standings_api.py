@@ -13,6 +13,7 @@ from standings_support import G1_DEALS, Season, play
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Season as SeasonRow
+from scorekeeper.services import standings
 
 LINE_KEYS = {
     "rank",
@@ -253,3 +254,13 @@ def test_answers_match_their_openapi_description(client: FlaskClient, season: Se
     request_schema = Draft202012Validator(schemas["SeasonRequest"])
     assert not request_schema.is_valid({"name": "A", "colour": "red"})
     assert request_schema.is_valid({"name": "A", "starts_on": "2025-04-01"})
+
+
+def test_lines_level_on_books_per_game_share_a_place_despite_float_noise() -> None:
+    # 1 clean and 2 dirty books in 10 games, against 3 clean: 0.1 + 0.2 is not 0.3 in
+    # floating point, but both lines show 0.3 books a game and share the place.
+    mixed = standings.Line(players=(1,), names=("Ann",), games=10, clean_books=1, dirty_books=2)
+    clean = standings.Line(players=(2,), names=("Ben",), games=10, clean_books=3)
+    lines = standings.sort_lines([mixed, clean], "books")
+    assert [line.name for line in lines] == ["Ann", "Ben"]  # then by name
+    assert standings.places(lines, "books") == [1, 1]
