@@ -1261,16 +1261,8 @@ class _Reader:
             )
         if finished and stamps["finished_at"] is None:
             stamps["finished_at"] = deals[-1].updated_at or utcnow()
-        if finished and stamps["abandoned_at"] is not None:
-            # As the app itself refuses (games.finished_not_abandoned): a finished game has
-            # its result; one that should not count is deleted.
-            self.fail(
-                f"{where}.abandoned_at",
-                N_(
-                    "%(where)s is set, but the game is finished: a finished game has its result "
-                    "and cannot be abandoned. Delete it if it should not count."
-                ),
-            )
+        # A finished game marked abandoned is taken as it is: the app refuses to abandon a
+        # finished game only since 2026-12-03, and a club's export must still import whole.
         corrections = self.corrections(
             self.items(data, "corrections", f"{where}."), where, deals, len(teams)
         )
