@@ -708,8 +708,9 @@ def _headings_mm(
             if note:
                 before = title * 1.25 + 12 + len(dealer)
                 after = before + 2 + len(note)
-                # Beside seven teams a note that looks to end the title's line still wraps
-                # it (measured: 8.8 mm against 7.4 without, at 5.65 pt): one line at least.
+                # A note that looks to end the title's line may still wrap it (seven teams,
+                # measured: 8.8 mm against 7.4 without, at 5.65 pt): one line at least, a
+                # little over where it does not.
                 heading += (
                     max(
                         _lines_of(after, title_mm, font_pt) - _lines_of(before, title_mm, font_pt),

@@ -333,7 +333,8 @@ def player(player_id: int) -> ResponseReturnValue:
             1, IN_PROGRESS_SHOWN, player_id=player_id, playing=True
         )
     except DamagedRecord:
-        # The game's own page says what is damaged; the player's figures still stand.
+        # A game in progress that cannot be read: its own page says what is damaged; the
+        # player's figures still stand, without the list of games in progress.
         db.session.rollback()
         views, in_progress = [], 0
     _house_rules_names()

@@ -110,7 +110,7 @@ def test_a_game_in_progress_that_cannot_be_read_does_not_take_the_home_page_down
     damaged = client.get(f"/games/{game}")
     assert damaged.status_code == 409
     assert f'href="/games/{game}/delete"' in damaged.get_data(as_text=True)
-    # Its players' pages answer too, the game left out of their games in progress.
+    # Its players' pages answer too, without their games in progress (one cannot be read).
     with app.app_context():
         player = db.session.scalar(
             text(
