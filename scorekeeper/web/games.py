@@ -103,6 +103,7 @@ def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
             "so it could not be trusted. What you typed is still here; check it and save again."
         )
         number: int | None
+        meant = None
         if "number" in args:  # a correction, of a deal that was played
             number = args["number"] if _is_played(view, args["number"]) else None
         else:  # a new deal, the one the form was opened for
@@ -115,6 +116,8 @@ def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
             flash(untrusted, "error")
             form = _deal_form(view, number)
             forms.read_deal_form(form, request.form)  # what was typed, judged on saving
+            if number is not None and meant is not None and meant > number:
+                form.add_problems([_past_the_next(meant, number)])
             version = _whole(request.form.get("version", ""))
             if version is not None:
                 form.version = version  # a correction still says which version it changes
@@ -335,6 +338,15 @@ def _read(view: service.GameView, form: forms.DealForm) -> tuple[list[Any] | Non
     return tallies, []
 
 
+def _past_the_next(meant: int, number: int) -> Problem:
+    """Entries typed for deal ``meant``, now past the game's next deal ``number``."""
+    later = N_(
+        "This form was opened for deal %(meant)d, but the next deal of this game is %(deal)d: "
+        "check that these are the entries of deal %(deal)d, then save again."
+    )
+    return Problem(None, "number", later, {"meant": meant, "deal": number})
+
+
 @bp.route("/games/<int:game_id>/deals/new", methods=["GET", "POST"])
 def new_deal(game_id: int) -> ResponseReturnValue:
     view = service.read_game(game_id)
@@ -372,12 +384,7 @@ def new_deal(game_id: int) -> ResponseReturnValue:
     elif meant is not None and meant > number:
         # Typed for a deal past the next (the game went back since: a restored backup, an
         # undone save on another tablet): saved as the next one only once the table says so.
-        later = N_(
-            "This form was opened for deal %(meant)d, but the next deal of this game is "
-            "%(deal)d: check that these are the entries of deal %(deal)d, then save again."
-        )
-        params = {"meant": meant, "deal": number}
-        tallies, problems = None, [Problem(None, "number", later, params), *problems]
+        tallies, problems = None, [_past_the_next(meant, number), *problems]
     if tallies is None:
         form.add_problems(problems)
         return _render_deal(view, form, 400)

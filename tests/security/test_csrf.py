@@ -173,6 +173,19 @@ def test_a_deal_refused_for_its_token_comes_back_as_typed(csrf_app: Flask) -> No
     assert snapshot(csrf_app)["deal"] == before["deal"] + 1
 
 
+def test_a_deal_past_the_next_refused_for_its_token_says_which_deal_it_will_be(
+    csrf_app: Flask,
+) -> None:
+    # Opened for deal 4 before the game went back to one deal, and its token lost too: the
+    # entries come back as deal 2's, saying so, as when the token holds.
+    typed = {"number": "4", "went_out": "none", "t0-clean_books": "1", "t0-melded": "365"}
+    refused = csrf_app.test_client().post("/games/1/deals/new", data=typed)
+    assert refused.status_code == 400
+    page = refused.get_data(as_text=True)
+    assert "This form was opened for deal 4, but the next deal of this game is 2" in page
+    assert 'value="365"' in page
+
+
 @pytest.mark.parametrize("number", [2, 3, 9])
 def test_a_correction_of_an_unplayed_deal_without_its_token_is_refused_plainly(
     csrf_app: Flask, number: int
