@@ -1188,7 +1188,18 @@ def _listed(player_id: int | None, *, playing: bool = False) -> list[Any]:
     where: list[Any] = [Game.deleted_at.is_(None)]
     if playing:
         where += [Game.finished_at.is_(None), Game.abandoned_at.is_(None)]
-    if player_id is not None:
+    if player_id is not None and playing:
+        # The games in play are few, a regular's games thousands: each game in play is
+        # asked whether the player sat in it, through its teams. "+ 0" keeps SQLite from
+        # reading all the player's seats first, by the player's index (10,000 games:
+        # 3.5 ms a query to 0.1).
+        where.append(
+            select(Team.id)
+            .join(TeamMember, TeamMember.team_id == Team.id)
+            .where(Team.game_id == Game.id, TeamMember.player_id + 0 == player_id)
+            .exists()
+        )
+    elif player_id is not None:
         where.append(
             Game.id.in_(
                 select(Team.game_id)
