@@ -235,15 +235,7 @@ def _api_gate() -> ResponseReturnValue | None:
     key = client_key()
     wait = limiter().blocked_for(key)
     if wait > 0:
-        return _api_refusal(
-            ngettext(
-                "Too many wrong passcodes. Try again in %(minutes)d minute.",
-                "Too many wrong passcodes. Try again in %(minutes)d minutes.",
-                _minutes(wait),
-                minutes=_minutes(wait),
-            ),
-            429,
-        )
+        return _api_refusal(too_many_tries(wait), 429)
     if check_passcode(token):
         return None
     limiter().fail(key)
@@ -252,6 +244,19 @@ def _api_gate() -> ResponseReturnValue | None:
 
 def _minutes(seconds: float) -> int:
     return max(1, int(-(-seconds // 60)))
+
+
+def too_many_tries(wait: float) -> str:
+    """The refusal while ``wait`` seconds are left (:meth:`FailureLimiter.blocked_for`):
+    said alike by the API, the sign-in and the settings' current passcode."""
+    minutes = _minutes(wait)
+    message: str = ngettext(
+        "Too many wrong passcodes. Try again in %(minutes)d minute.",
+        "Too many wrong passcodes. Try again in %(minutes)d minutes.",
+        minutes,
+        minutes=minutes,
+    )
+    return message
 
 
 def _same_site_path(url: str | None) -> str | None:

@@ -116,7 +116,7 @@ def _untrusted_form(error: CSRFError) -> ResponseReturnValue:
             flash(untrusted, "error")
             form = _deal_form(view, number)
             forms.read_deal_form(form, request.form)  # what was typed, judged on saving
-            if number is not None and meant is not None and meant > number:
+            if meant is not None and meant > number:
                 form.add_problems([_past_the_next(meant, number)])
             version = _whole(request.form.get("version", ""))
             if version is not None:

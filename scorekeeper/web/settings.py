@@ -24,7 +24,6 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import BooleanField, HiddenField, PasswordField, SubmitField  # type: ignore[import-untyped]
@@ -174,15 +173,7 @@ def update() -> ResponseReturnValue:
         key = auth.client_key()
         wait = auth.limiter().blocked_for(key)
         if wait > 0:
-            minutes = max(1, int(-(-wait // 60)))
-            form.current.errors.append(
-                ngettext(
-                    "Too many wrong passcodes. Try again in %(minutes)d minute.",
-                    "Too many wrong passcodes. Try again in %(minutes)d minutes.",
-                    minutes,
-                    minutes=minutes,
-                )
-            )
+            form.current.errors.append(auth.too_many_tries(wait))
             return _page(form, 429)
         if not auth.check_passcode(form.current.data or ""):
             auth.limiter().fail(key)
@@ -359,14 +350,7 @@ def sign_in() -> ResponseReturnValue:
     key = auth.client_key()
     wait = auth.limiter().blocked_for(key)
     if wait > 0:
-        minutes = max(1, int(-(-wait // 60)))
-        message = ngettext(
-            "Too many wrong passcodes. Try again in %(minutes)d minute.",
-            "Too many wrong passcodes. Try again in %(minutes)d minutes.",
-            minutes,
-            minutes=minutes,
-        )
-        return page(refused=message), 429
+        return page(refused=auth.too_many_tries(wait)), 429
     if not form.validate():
         return page(), 400
     if not auth.check_passcode(form.passcode.data or ""):
