@@ -374,6 +374,8 @@ class TeamTotal(db.Model):  # type: ignore[name-defined,misc]
     dirty_books: Mapped[int] = mapped_column(Integer)
     wild_books: Mapped[int] = mapped_column(Integer)
     black_three_books: Mapped[int] = mapped_column(Integer)
+    # The books a house rule rewards on their own, every kind together.
+    special_books: Mapped[int] = mapped_column(Integer, server_default="0")
     red_threes: Mapped[int] = mapped_column(Integer)
     red_threes_caught: Mapped[int] = mapped_column(Integer)
     went_out: Mapped[int] = mapped_column(Integer)

@@ -8,6 +8,7 @@ migration; these tests fill a database through the services, migrate it, and cou
 
 from __future__ import annotations
 
+import json
 import shutil
 import textwrap
 from collections.abc import Iterator
@@ -288,6 +289,51 @@ def test_the_models_match_the_migrated_schema(app: Flask) -> None:
         changed.tables["game"].append_column(sa.Column("venue", sa.String(80), nullable=True))
         diff = compare_metadata(context, changed)
     assert [(d[0], d[2], d[3].name) for d in diff] == [("add_column", "game", "venue")]
+
+
+def test_special_books_of_games_played_before_0006_are_summed(app: Flask) -> None:
+    """Migration 0006 adds the special books to the team totals of games already played,
+    as the write path would have kept them; a deal result changed by hand counts none."""
+    flask_migrate.upgrade(directory=str(MIGRATIONS))
+    fill()
+    special = {"special_books": [{"id": "sevens", "name": "Sevens", "bonus": 1000}]}
+    house = rulesets.create_house_rules("Sevens", "standard", special)
+    out = TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=1,
+        special_books={"sevens": 2},
+        melded=Cards(points=1500),
+        went_out=True,
+    )
+    stay = TeamTally(clean_books=1, special_books={"sevens": 1}, melded=Cards(points=300))
+    game = games.start_game(house.slug, [TeamSpec("", ["Ann", "Ben"]), TeamSpec("", ["Cy", "Di"])])
+    games.record_deal(game.id, [out, stay])
+    games.record_deal(game.id, [stay, out])
+    kept = rows()["team_total"]
+    by_team = {dict(row)["team_id"]: dict(row)["special_books"] for row in kept}
+    assert sorted(by_team.values()) == [0] * (len(kept) - 2) + [3, 3]
+
+    flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0005")
+    assert "special_books" not in dict(rows()["team_total"][0])
+    # Changed by hand while at 0005: not a mapping of whole counts; it counts none.
+    damaged = db.session.execute(
+        sa.text(
+            "SELECT id, team_id, CAST(special_books AS TEXT) AS special_books"
+            " FROM deal_result WHERE CAST(special_books AS TEXT) LIKE '%sevens%' ORDER BY id"
+        )
+    ).first()
+    assert damaged is not None
+    lost = sum(json.loads(damaged.special_books).values())
+    db.session.execute(
+        sa.text("UPDATE deal_result SET special_books = '[1, 2]' WHERE id = :id"),
+        {"id": damaged.id},
+    )
+    db.session.commit()
+
+    flask_migrate.upgrade(directory=str(MIGRATIONS))
+    again = {dict(row)["team_id"]: dict(row)["special_books"] for row in rows()["team_total"]}
+    assert again == {**by_team, damaged.team_id: by_team[damaged.team_id] - lost}
 
 
 # ---------------------------------------------------------------------------

@@ -200,7 +200,16 @@ def openapi_schemas() -> dict[str, Any]:
         },
         "deals": _INT,
         "books_per_game": _closed(
-            {"clean": _NUMBER, "dirty": _NUMBER, "wild": _NUMBER, "black_three": _NUMBER}
+            {
+                "clean": _NUMBER,
+                "dirty": _NUMBER,
+                "wild": _NUMBER,
+                "black_three": _NUMBER,
+                "special": {
+                    **_NUMBER,
+                    "description": "A house rule's own books, every kind together.",
+                },
+            }
         ),
         "going_out_rate": _NUMBER,
         "red_threes_per_game": _NUMBER,

@@ -69,7 +69,8 @@ from .ratings import GameResult, RatingPoint, Ratings, rate_games
 
 # A k-way tie at the top gives each tied team WIN_UNITS // k: exact for 2 to 8 teams.
 WIN_UNITS = summaries.WIN_UNITS
-BOOK_KINDS = ("clean", "dirty", "wild", "black_three")
+# "special": the books a house rule rewards on their own, every kind together.
+BOOK_KINDS = ("clean", "dirty", "wild", "black_three", "special")
 # A partnership is keyed by (size, lowest id, highest id, sum of ids, sum of squared ids):
 # exact for teams of up to four players (the most any ruleset allows).
 LARGEST_PARTNERSHIP = 4
@@ -108,6 +109,7 @@ class Line:
     dirty_books: int = 0
     wild_books: int = 0
     black_three_books: int = 0
+    special_books: int = 0
     red_threes: int = 0
     red_threes_caught: int = 0
     went_out: int = 0
@@ -174,6 +176,7 @@ class Line:
             "dirty_books",
             "wild_books",
             "black_three_books",
+            "special_books",
             "red_threes",
             "red_threes_caught",
             "went_out",
@@ -198,7 +201,7 @@ SORTS: dict[str, Callable[[Line], Any]] = {
     "avg": lambda line: line.average_per_game,
     "avg_deal": lambda line: line.average_per_deal,
     "margin": lambda line: line.average_margin,
-    # Rounded: three kinds' averages summed differ in their last bits (0.1 + 0.2).
+    # Rounded: the kinds' averages summed differ in their last bits (0.1 + 0.2).
     "books": lambda line: round(sum(line.books_per_game.values()), 9),
     "going_out": lambda line: line.going_out_rate,
     "red_threes": lambda line: line.red_threes_per_game,
@@ -292,6 +295,7 @@ _TALLY_SUMS = (
     "dirty_books",
     "wild_books",
     "black_three_books",
+    "special_books",
     "red_threes",
     "red_threes_caught",
     "went_out",

@@ -41,6 +41,17 @@ SUMMED = (
 )
 
 
+def special_count(books: Any) -> int:
+    """How many special books a deal result's ``special_books`` holds, every kind together.
+
+    The services keep a mapping of book ids to whole counts; anything else (changed by hand,
+    which the pages refuse to read in words) counts none.
+    """
+    if not isinstance(books, Mapping):
+        return 0
+    return sum(n for n in books.values() if type(n) is int and n > 0)
+
+
 def game_rows(
     game_id: int, team_ids: Sequence[int], deals: Sequence[Sequence[Mapping[str, Any]]]
 ) -> list[dict[str, Any]]:
@@ -53,6 +64,7 @@ def game_rows(
             "deals": 0,
             "went_out": 0,
             **dict.fromkeys(SUMMED, 0),
+            "special_books": 0,
         }
         for team_id in team_ids
     ]
@@ -64,6 +76,7 @@ def game_rows(
             row["went_out"] += 1 if result["went_out"] else 0
             for name in SUMMED:
                 row[name] += result[name]
+            row["special_books"] += special_count(result["special_books"])
     totals = [row["total"] for row in rows]
     ordered = sorted(totals, reverse=True)
     top = ordered[0] if ordered else 0
@@ -84,6 +97,7 @@ def _result_values(result: Any) -> dict[str, Any]:
     return {
         "score": result.score,
         "went_out": result.went_out,
+        "special_books": result.special_books,
         **{name: getattr(result, name) for name in SUMMED},
     }
 

@@ -77,10 +77,14 @@ def wins(line: Line) -> str:
 
 def books(line: Line) -> str:
     per_game = line.books_per_game
-    parts = [decimal(per_game[kind]) for kind in ("clean", "dirty", "wild")]
-    if line.black_three_books:
-        parts.append(decimal(per_game["black_three"]))
-    return " / ".join(parts)
+    kinds = ["clean", "dirty", "wild"]
+    # Black threes keep their place before a house rule's own books (0 when a line has only
+    # the latter), so the column's hint reads every line alike.
+    if line.black_three_books or line.special_books:
+        kinds.append("black_three")
+    if line.special_books:
+        kinds.append("special")
+    return " / ".join(decimal(per_game[kind]) for kind in kinds)
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,9 @@ MAIN_COLUMNS = (
 DETAIL_COLUMNS = (
     Column("points", _l("Points"), lambda line: whole(line.points)),
     Column("avg_deal", _l("Points per deal"), lambda line: whole(line.average_per_deal)),
-    Column("books", _l("Books per game"), books, _l("clean / dirty / wild (/ black three)")),
+    Column(
+        "books", _l("Books per game"), books, _l("clean / dirty / wild (/ black three / special)")
+    ),
     Column("going_out", _l("Went out"), lambda line: percent(line.going_out_rate)),
     Column("red_threes", _l("Red threes per game"), lambda line: decimal(line.red_threes_per_game)),
     Column("stock_outs", _l("Stock-outs"), lambda line: str(line.stock_outs)),

@@ -11,9 +11,9 @@ from sqlalchemy import select, text
 
 from scorekeeper.demo import run_demo
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player, TeamTotal
+from scorekeeper.models import DealResult, Game, Player, TeamTotal
 from scorekeeper.rules import Cards, TeamTally, validate_deal
-from scorekeeper.services import games, players, standings, summaries
+from scorekeeper.services import games, players, rulesets, standings, summaries
 from scorekeeper.services.errors import Conflict
 
 # Straight from the deals, with window functions: the way standings were computed before
@@ -54,9 +54,22 @@ def kept() -> list[tuple[Any, ...]]:
     return [tuple(getattr(row, name) for name in COLUMNS) for row in rows]
 
 
+def special_from_scratch() -> dict[int, int]:
+    """Each team's special books, every kind together, added up from its deals' JSON."""
+    teams: dict[int, int] = {}
+    for team_id, books in db.session.execute(select(DealResult.team_id, DealResult.special_books)):
+        teams[team_id] = teams.get(team_id, 0) + sum((books or {}).values())
+    return teams
+
+
 def from_scratch() -> list[tuple[Any, ...]]:
+    special = special_from_scratch()
     return [
-        tuple(row._mapping[name] for name in COLUMNS) for row in db.session.execute(FROM_SCRATCH)
+        tuple(
+            special.get(row.team_id, 0) if name == "special_books" else row._mapping[name]
+            for name in COLUMNS
+        )
+        for row in db.session.execute(FROM_SCRATCH)
     ]
 
 
@@ -153,3 +166,46 @@ def test_standings_from_the_summaries_match_the_deals(ctx: Flask) -> None:
             for member in team.members:
                 points[member.player_id] = points.get(member.player_id, 0) + by_team[team.id][2]
     assert {line.players[0]: line.points for line in table.players} == points
+
+
+SEVENS = {
+    "special_books": [
+        {"id": "sevens", "name": "Book of sevens", "bonus": 1000, "min_points": 35},
+        {"id": "aces", "name": "Book of aces", "bonus": 1500, "min_points": 140},
+    ]
+}
+
+
+def test_special_books_are_kept_and_counted_in_the_standings(ctx: Flask) -> None:
+    """A house rule's own books reach the summaries and the standings' books per game."""
+    house = rulesets.create_house_rules("Sevens night", "standard", SEVENS)
+    teams = [games.TeamSpec("", ["Ann", "Ben"]), games.TeamSpec("", ["Cy", "Di"])]
+    game_id = games.start_game(house.slug, teams).id
+    out = TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=1,
+        special_books={"sevens": 1, "aces": 1},
+        melded=Cards(points=1500),
+        went_out=True,
+    )
+    stay = TeamTally(clean_books=1, special_books={"sevens": 1}, melded=Cards(points=400))
+    for tallies in ([out, stay], [stay, out], [out, stay], [out, stay]):
+        games.record_deal(game_id, tallies)
+    assert_summaries_hold()
+    kept_rows = db.session.scalars(select(TeamTotal).order_by(TeamTotal.team_id)).all()
+    assert [row.special_books for row in kept_rows] == [2 * 3 + 1, 1 * 3 + 2]
+
+    table = standings.standings(None)
+    ann = next(line for line in table.players if line.names == ("Ann",))
+    assert ann.special_books == 7
+    assert ann.books_per_game["special"] == 7.0
+    assert ann.books_per_game["clean"] == 2 * 3 + 1
+
+    # A correction takes a book away: the summaries and the standings follow.
+    view = games.view_game(games.load_game(game_id))
+    deal = view.deals[0]
+    games.correct_deal(game_id, 1, deal.version, [replace(out, special_books={"sevens": 1}), stay])
+    assert_summaries_hold()
+    ann = next(line for line in standings.standings(None).players if line.names == ("Ann",))
+    assert ann.special_books == 6

@@ -137,7 +137,13 @@ def test_season_standings_shape(client: FlaskClient, season: Season) -> None:
     assert ann["average_per_game"] == 6110.0
     assert ann["average_per_deal"] == 1527.5
     assert ann["average_margin"] == -1226.7
-    assert ann["books_per_game"] == {"clean": 4.33, "dirty": 4.0, "wild": 1.0, "black_three": 0.0}
+    assert ann["books_per_game"] == {
+        "clean": 4.33,
+        "dirty": 4.0,
+        "wild": 1.0,
+        "black_three": 0.0,
+        "special": 0.0,
+    }
     assert ann["stock_outs"] == 3
     assert ann["best_game"] == 8070
     assert ann["rules"] == [

@@ -351,3 +351,17 @@ def test_figures_round_a_half_up_wherever_they_are_shown(app: Flask) -> None:
             "4,3",
             "13\u00a0%",
         )
+
+
+def test_books_per_game_name_black_threes_and_special_books_in_their_places(app: Flask) -> None:
+    """clean / dirty / wild, then black threes, then a house rule's own books: a line with
+    special books but no black-three book still shows the black threes' 0 in their place."""
+    plain = standings.Line(players=(1,), games=2, clean_books=5, dirty_books=4, wild_books=1)
+    black = standings.Line(players=(2,), games=2, clean_books=4, black_three_books=1)
+    special = standings.Line(players=(3,), games=2, clean_books=4, special_books=3)
+    with app.test_request_context("/"):
+        assert seasons.books(plain) == "2.5 / 2 / 0.5"
+        assert seasons.books(black) == "2 / 0 / 0 / 0.5"
+        assert seasons.books(special) == "2 / 0 / 0 / 0 / 1.5"
+    assert special.books_per_game["special"] == 1.5
+    assert standings.SORTS["books"](special) == 3.5

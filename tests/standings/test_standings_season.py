@@ -83,7 +83,7 @@ def test_averages_and_rates_are_derived_from_the_sums(app: Flask, season: Season
     assert ann.average_per_deal == 1527.5
     assert ann.average_margin == pytest.approx(-3680 / 3)
     assert ann.books_per_game == pytest.approx(
-        {"clean": 13 / 3, "dirty": 4.0, "wild": 1.0, "black_three": 0.0}
+        {"clean": 13 / 3, "dirty": 4.0, "wild": 1.0, "black_three": 0.0, "special": 0.0}
     )
     assert ann.going_out_rate == pytest.approx(4 / 12)
     assert ann.red_threes_per_game == pytest.approx(4 / 3)
