@@ -31,6 +31,10 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     # Reverse proxies in front of the app (nginx: 1); 0 trusts no X-Forwarded-* header.
     "PROXIES": 0,
+    # The most a request may send: a page's form is a few kilobytes. A view taking an upload
+    # names its own limit (``view.upload_limit``, see security.Request), the JSON API its own
+    # (api.inputs.json_body), so an import may be larger.
+    "MAX_CONTENT_LENGTH": 1024 * 1024,
 }
 
 

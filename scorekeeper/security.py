@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import flask
 from flask import Flask, Response, current_app, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import ResponseReturnValue
@@ -52,12 +53,6 @@ def _refuse_nul() -> None:
         return
     fields = [*request.args.items(multi=True)]
     if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        # A view taking an upload names its own size limit (``view.upload_limit``): it must
-        # apply before this first reading of the form, which caches what it read.
-        view = current_app.view_functions.get(request.endpoint or "")
-        limit = getattr(view, "upload_limit", None)
-        if limit is not None:
-            request.max_content_length = limit()
         try:
             fields += request.form.items(multi=True)
         except RequestEntityTooLarge:
@@ -77,6 +72,29 @@ def forms_are_forms() -> None:
 
 def not_a_form() -> Refused:
     return Refused(_("This page takes a form filled in on the page, not JSON. Nothing was saved."))
+
+
+class Request(flask.Request):
+    """The app's request: the most it may send is its view's own (``view.upload_limit``, a
+    function of no argument) when the view takes an upload, else ``MAX_CONTENT_LENGTH``.
+
+    Known before the first byte is read, whoever reads first (the CSRF check reads the form
+    before any view runs, and caches what it read): an import is not refused as a page's
+    form, and a page's form is not read as an import.
+    """
+
+    @property
+    def max_content_length(self) -> int | None:
+        if self._max_content_length is None and current_app:
+            view = current_app.view_functions.get(self.endpoint or "")
+            limit = getattr(view, "upload_limit", None)
+            if limit is not None:
+                return int(limit())
+        return super().max_content_length
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
 
 
 class Refused(BadRequest):
@@ -133,6 +151,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def init_security(app: Flask) -> None:
+    app.request_class = Request
     app.session_interface = SessionInterface()
     app.after_request(_headers)
     app.before_request(_refuse_nul)

@@ -48,6 +48,19 @@ def build_app() -> Flask:
     return create_app({"DEBUG": False})
 
 
+def body_limit(app: Flask) -> int:
+    """The most waitress takes in one request before the app sees it (it answers 413 past
+    that, without buffering the rest): an import, the largest thing the app reads, with room
+    for the form around the file. Waitress's own default is 1 GiB."""
+    from scorekeeper.services.exchange import DEFAULT_IMPORT_MAX_BYTES
+
+    largest = max(
+        int(app.config.get("IMPORT_MAX_BYTES", DEFAULT_IMPORT_MAX_BYTES)),
+        int(app.config["MAX_CONTENT_LENGTH"] or 0),
+    )
+    return largest + 64 * 1024
+
+
 def main() -> None:
     app = build_app()
     port = _port()
@@ -62,7 +75,7 @@ def main() -> None:
     segno.make(first).terminal(compact=True)
     memory.one_arena()  # before waitress starts its threads (see scorekeeper.memory)
     memory.settle()  # the start's objects out of the collector's way
-    serve(app, host="0.0.0.0", port=port)
+    serve(app, host="0.0.0.0", port=port, max_request_body_size=body_limit(app))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,109 @@
+"""No request sends more than the app ever reads: a page's form at most a mebibyte, an import
+its own limit, and the served app's waitress refuses anything larger before buffering it."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from database_support import database_url
+from flask import Flask
+from waitress.server import create_server
+
+from scorekeeper import create_app, serve
+from scorekeeper.extensions import db
+from scorekeeper.services import exchange, games
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+MIB = 1024 * 1024
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "limits.sqlite"),
+            "WTF_CSRF_ENABLED": True,
+        },
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def token(client: object, path: str = "/settings") -> str:
+    page = client.get(path).get_data(as_text=True)  # type: ignore[attr-defined]
+    found = TOKEN.search(page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_a_form_larger_than_any_page_sends_is_refused_in_words(app: Flask) -> None:
+    client = app.test_client()
+    csrf = token(client)
+    refused = client.post(
+        "/seasons", data={"csrf_token": csrf, "name": "x" * (2 * MIB)}, follow_redirects=True
+    )
+    assert refused.status_code == 413
+    page = refused.get_data(as_text=True)
+    assert "Nothing was saved" in page
+    assert "far more than any page of the scorekeeper does" in page
+    # A form of the usual size goes through the same check untouched.
+    made = client.post("/seasons", data={"csrf_token": csrf, "name": "Winter"})
+    assert made.status_code in (302, 303)
+
+
+def test_an_import_larger_than_any_form_is_read_past_the_csrf_check(app: Flask) -> None:
+    """The CSRF check reads the upload before the import view runs: under the import's own
+    limit, not a form's, or a club's export of a few years could never come back."""
+    with app.app_context():
+        games.start_game(
+            "standard", [games.TeamSpec("", ["Ann", "Ben"]), games.TeamSpec("", ["Cy", "Di"])]
+        )
+        data = exchange.export_json()
+    # Spaces are JSON too: the same export, past the size of any form.
+    padded = (data + " " * (2 * MIB)).encode("utf-8")
+    assert len(padded) > app.config["MAX_CONTENT_LENGTH"]
+    client = app.test_client()
+    sent = client.post(
+        "/settings/import",
+        data={"csrf_token": token(client), "file": (io.BytesIO(padded), "x.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    assert sent.status_code == 200
+    assert "1 game was already there" in sent.get_data(as_text=True)
+
+
+def test_waitress_refuses_a_body_past_the_largest_import(app: Flask) -> None:
+    """The served app's own waitress settings: 413 from the server, before the app reads."""
+    app.config["IMPORT_MAX_BYTES"] = 200 * 1024
+    limit = serve.body_limit(app)
+    assert limit == MIB + 64 * 1024  # a page's form is then the largest thing read
+    server = create_server(app, host="127.0.0.1", port=0, max_request_body_size=limit)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        body = b"name=" + b"x" * (limit + 1)
+        connection.request(
+            "POST",
+            "/seasons",
+            body=body,
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert connection.getresponse().status == 413
+        connection.close()
+    finally:
+        server.close()
+        thread.join(timeout=5)
