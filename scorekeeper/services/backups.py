@@ -7,10 +7,11 @@ It is written under a temporary name and renamed when complete, so a backup file
 half-written.
 
 Restoring first checks the file (``PRAGMA integrity_check`` and the scorekeeper tables and
-columns), takes a backup of the current database (kind ``before-restore``), then copies the
-file into the live database with the same backup API in reverse: every connection sees
-either the old or the new database, never a mix. The engine's pool is disposed and the
-cached standings dropped.
+columns; a backup of an older version of the app is checked, then a copy of it migrated to
+this version's schema and restored instead), takes a backup of the current database (kind
+``before-restore``), then copies the file into the live database with the same backup API
+in reverse: every connection sees either the old or the new database, never a mix. The
+engine's pool is disposed and the cached standings dropped.
 
 Daily backups: the first write of a day (any POST/PUT/PATCH/DELETE request, through
 :func:`daily_backup_if_due`, called before the request reaches its service) makes a backup
@@ -28,6 +29,7 @@ import os
 import re
 import sqlite3
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -152,8 +154,10 @@ def find_backup(name: str) -> Backup:
     raise NotFound.say(N_("There is no backup called %(name)s."), field="backup", name=name)
 
 
-def check_database(path: Path) -> None:
-    """Invalid unless ``path`` is a sound SQLite file holding a scorekeeper database."""
+def check_database(path: Path, *, every_column: bool = True) -> None:
+    """Invalid unless ``path`` is a sound SQLite file holding a scorekeeper database (with
+    every table and column of this version unless ``every_column`` is off: a backup of an
+    older version, which is then brought up to date)."""
     if not path.is_file():
         raise NotFound.say(N_("There is no file %(name)s."), field="file", name=str(path))
     try:
@@ -180,6 +184,8 @@ def check_database(path: Path) -> None:
             name=path.name,
             reason="; ".join(result[:3]),
         )
+    if not every_column:
+        return
     missing = []
     for table in db.metadata.sorted_tables:
         columns = tables.get(table.name)
@@ -199,8 +205,108 @@ def check_database(path: Path) -> None:
         )
 
 
+def _revision_of(path: Path) -> str | None:
+    """The schema revision a database file was last migrated to; None if it tells none."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    return str(row[0]) if row else None
+
+
+@contextlib.contextmanager
+def _up_to_date(path: Path) -> Iterator[Path]:
+    """``path``, or a copy of it brought up to this version's schema when it is a backup of
+    an older version of the app (migrated as ``flask db upgrade`` would); the copy is removed
+    afterwards and the backup itself is never changed. A file from a newer version is
+    refused: this version cannot know what its tables mean."""
+    from alembic.script import ScriptDirectory
+
+    from scorekeeper import create_app
+    from scorekeeper.extensions import init_migrate
+
+    revision = _revision_of(path)
+    if revision is None:
+        yield path  # not migrated by the app at all: the check below judges it
+        return
+    script = ScriptDirectory(current_app.extensions["migrate"].directory)
+    head = script.get_current_head()
+    known = {rev.revision for rev in script.walk_revisions()}
+    if revision == head:
+        yield path
+        return
+    if revision not in known:
+        raise Invalid.say(
+            N_(
+                "%(name)s comes from a newer version of the scorekeeper; update this one "
+                "first. Nothing was changed."
+            ),
+            field="file",
+            name=path.name,
+        )
+    check_database(path, every_column=False)
+    folder = backup_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / f".upgrading-{os.getpid()}-{threading.get_ident()}.sqlite"
+    try:
+        source = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            _copy(source, copy)
+        finally:
+            source.close()
+        older = create_app(
+            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "TESTING": current_app.testing},
+            instance_path=current_app.instance_path,
+        )
+        with older.app_context():
+            import flask_migrate
+
+            try:
+                flask_migrate.upgrade(directory=init_migrate(older).directory)
+            except Exception as error:  # whatever stopped it, the live database is untouched
+                current_app.logger.exception("bringing %s up to date failed", path.name)
+                raise Invalid.say(
+                    N_(
+                        "%(name)s could not be brought up to this version of the "
+                        "scorekeeper; nothing was changed."
+                    ),
+                    field="file",
+                    name=path.name,
+                ) from error
+            finally:
+                db.session.remove()
+                db.engine.dispose()
+        settled = sqlite3.connect(copy)
+        try:
+            settled.execute("PRAGMA journal_mode=DELETE")  # one self-contained file again
+        finally:
+            settled.close()
+        yield copy
+    finally:
+        for leftover in (
+            copy,
+            copy.with_name(copy.name + "-wal"),
+            copy.with_name(copy.name + "-shm"),
+        ):
+            leftover.unlink(missing_ok=True)
+
+
 def restore(path: Path) -> Backup:
-    """Replace the whole database by the backup at ``path``; returns the safety backup taken."""
+    """Replace the whole database by the backup at ``path``; returns the safety backup taken.
+
+    A backup of an older version of the app is restored as that version's data brought up to
+    this version's schema (see :func:`_up_to_date`)."""
+    with _up_to_date(path) as current:
+        return _restore(current)
+
+
+def _restore(path: Path) -> Backup:
     database = database_path()
     check_database(path)
     safety = make_backup("before-restore")

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import flask_migrate
 import pytest
 from exchange_support import close, fresh_app, table_counts
 from flask import Flask
+from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from standings_support import OUT_STD, STAY_A, Season
 
-from scorekeeper.models import Deal, Game
+from scorekeeper import PROJECT_ROOT, create_app
+from scorekeeper.extensions import db
+from scorekeeper.models import Deal, Game, TeamTotal
 from scorekeeper.services import backups, games, standings
 from scorekeeper.services.errors import Conflict, Invalid, NotFound
 
@@ -215,6 +220,78 @@ def test_a_damaged_database_is_refused_by_its_integrity_check(
     with app.app_context(), pytest.raises(Invalid):
         backups.restore(damaged)
     assert table_counts(app) == before
+
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def older_backup(tmp_path: Path, revision: str) -> Path:
+    """A database file as an older version of the app left it: its schema at ``revision``
+    and the rows of ``tests/fixtures/schema_<revision>.sql`` (a released version's data)."""
+    path = tmp_path / f"older-{revision}.sqlite"
+    older = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"},
+        instance_path=str(tmp_path / "instance-older"),
+    )
+    dump = (FIXTURES / f"schema_{revision}.sql").read_text(encoding="utf-8")
+    with older.app_context():
+        flask_migrate.upgrade(directory=str(PROJECT_ROOT / "migrations"), revision=revision)
+        with db.engine.begin() as connection:
+            for statement in dump.splitlines():
+                if statement and not statement.startswith("--"):
+                    connection.exec_driver_sql(statement)
+        db.session.remove()
+        db.engine.dispose()
+    return path
+
+
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
+def test_a_backup_of_an_older_version_is_brought_up_to_date_and_restored(
+    app: Flask, season: Season, tmp_path: Path
+) -> None:
+    old = older_backup(tmp_path, "0005")
+    as_made = old.read_bytes()
+    totals = json.loads((FIXTURES / "schema_0005.json").read_text(encoding="utf-8"))["totals"]
+    with app.app_context():
+        safety = backups.restore(old)
+        assert safety.kind == "before-restore"
+        restored = {
+            str(game.id): [
+                sum(r.score for deal in game.deals for r in deal.results if r.team_id == team.id)
+                for team in game.teams
+            ]
+            for game in backups.db.session.scalars(select(Game)).all()
+        }
+        assert restored == totals
+        # The columns this version added are there, filled as the write path keeps them.
+        assert standings.standings().games > 0
+        kept = backups.db.session.scalars(select(TeamTotal)).all()
+        assert kept and all(row.special_books == 0 for row in kept)
+        # And the app goes on writing on it.
+        game = games.start_game(
+            "standard", [games.TeamSpec("", ["Ann", "Ben"]), games.TeamSpec("", ["Cy", "Di"])]
+        )
+        games.record_deal(game.id, [OUT, STAY])
+    assert old.read_bytes() == as_made  # the backup itself is never changed
+    leftovers = [p.name for p in (Path(app.instance_path) / "backups").iterdir()]
+    assert not [name for name in leftovers if name.startswith(".")]
+
+
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
+def test_a_backup_of_a_newer_version_is_refused_and_changes_nothing(
+    app: Flask, season: Season, tmp_path: Path
+) -> None:
+    newer = older_backup(tmp_path, "0005")
+    conn = sqlite3.connect(newer)
+    conn.execute("UPDATE alembic_version SET version_num = 'a-later-one'")
+    conn.commit()
+    conn.close()
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid) as refused:
+        backups.restore(newer)
+    assert "comes from a newer version of the scorekeeper" in refused.value.problems[0].message
+    assert table_counts(app) == before
+    assert not (Path(app.instance_path) / "backups").exists()  # not even a safety backup
 
 
 def test_an_unknown_backup_name_is_not_found(app: Flask) -> None:
