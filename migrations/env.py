@@ -11,7 +11,9 @@ from alembic import context
 from flask import current_app
 
 config = context.config
-if config.config_file_name:
+# Logging set up from alembic.ini for `flask db`, not when the running app migrates a copy of
+# an old backup (services.backups): that would replace the server's own logging.
+if config.config_file_name and config.attributes.get("configure_logger", True):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 

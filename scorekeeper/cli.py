@@ -139,7 +139,7 @@ def restore_command(file: str, yes: bool) -> None:
         try:
             if not path.exists() and "/" not in file:
                 path = backups.find_backup(file).path
-            backups.check_database(path)
+            backups.check_restorable(path)
             if not yes:
                 click.confirm(
                     _(

@@ -239,7 +239,12 @@ def _locale_context() -> dict[str, str]:
 # Flask-Migrate imports Alembic, which costs more than a second at start-up: a server never
 # needs it. It is set up on first use instead: a ``flask db`` command, or code (tests) asking
 # ``app.extensions["migrate"]`` for its configuration.
-MIGRATE_OPTIONS: dict[str, Any] = {"render_as_batch": True}
+# The migrations beside the package, wherever the process runs from (Flask-Migrate's own
+# default, "migrations", is read from the working directory).
+MIGRATIONS_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "migrations"
+)
+MIGRATE_OPTIONS: dict[str, Any] = {"render_as_batch": True, "directory": MIGRATIONS_DIR}
 
 
 def init_migrate(app: Flask) -> Any:

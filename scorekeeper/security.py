@@ -76,7 +76,8 @@ def not_a_form() -> Refused:
 
 class Request(flask.Request):
     """The app's request: the most it may send is its view's own (``view.upload_limit``, a
-    function of no argument) when the view takes an upload, else ``MAX_CONTENT_LENGTH``.
+    function of no argument) when the view takes an upload, else ``MAX_CONTENT_LENGTH``. Past
+    it, a view's ``too_large`` (if any) answers instead of the error page.
 
     Known before the first byte is read, whoever reads first (the CSRF check reads the form
     before any view runs, and caches what it read): an import is not refused as a page's
@@ -117,6 +118,13 @@ def _impossible_numbers(_endpoint: str | None, values: dict[str, Any] | None) ->
 
 def _http_error(error: HTTPException) -> ResponseReturnValue:
     code = error.code or 500
+    if code == 413 and not _wants_json():
+        # An upload past its view's limit, found before the view ran: in the view's words.
+        view = current_app.view_functions.get(request.endpoint or "")
+        too_large = getattr(view, "too_large", None)
+        if too_large is not None:
+            response: ResponseReturnValue = too_large()
+            return response
     if _wants_json():
         message = error.description if code < 500 else _("Something went wrong on our side.")
         return {"errors": [{"team": None, "field": "", "message": message}]}, code

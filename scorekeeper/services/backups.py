@@ -220,37 +220,52 @@ def _revision_of(path: Path) -> str | None:
     return str(row[0]) if row else None
 
 
+def _revisions() -> tuple[str | None, set[str]]:
+    """This version's schema: its head revision and every revision before it."""
+    from alembic.script import ScriptDirectory
+
+    from scorekeeper.extensions import MIGRATIONS_DIR
+
+    script = ScriptDirectory(MIGRATIONS_DIR)
+    return script.get_current_head(), {rev.revision for rev in script.walk_revisions()}
+
+
+def check_restorable(path: Path) -> bool:
+    """Invalid unless ``path`` can be restored (see :func:`check_database`); True when it is a
+    backup of an older version of the app, which is brought up to date as it is restored. A
+    file from a newer version is refused: this version cannot know what its tables mean."""
+    revision = _revision_of(path)
+    if revision is not None and path.is_file():
+        head, known = _revisions()
+        if revision != head:
+            if revision not in known:
+                raise Invalid.say(
+                    N_(
+                        "%(name)s comes from a newer version of the scorekeeper; update this "
+                        "one first. Nothing was changed."
+                    ),
+                    field="file",
+                    name=path.name,
+                )
+            check_database(path, every_column=False)
+            return True
+    check_database(path)
+    return False
+
+
 @contextlib.contextmanager
 def _up_to_date(path: Path) -> Iterator[Path]:
     """``path``, or a copy of it brought up to this version's schema when it is a backup of
     an older version of the app (migrated as ``flask db upgrade`` would); the copy is removed
-    afterwards and the backup itself is never changed. A file from a newer version is
-    refused: this version cannot know what its tables mean."""
-    from alembic.script import ScriptDirectory
+    afterwards and the backup itself is never changed."""
+    from alembic import command
 
     from scorekeeper import create_app
     from scorekeeper.extensions import init_migrate
 
-    revision = _revision_of(path)
-    if revision is None:
-        yield path  # not migrated by the app at all: the check below judges it
-        return
-    script = ScriptDirectory(current_app.extensions["migrate"].directory)
-    head = script.get_current_head()
-    known = {rev.revision for rev in script.walk_revisions()}
-    if revision == head:
+    if not check_restorable(path):
         yield path
         return
-    if revision not in known:
-        raise Invalid.say(
-            N_(
-                "%(name)s comes from a newer version of the scorekeeper; update this one "
-                "first. Nothing was changed."
-            ),
-            field="file",
-            name=path.name,
-        )
-    check_database(path, every_column=False)
     folder = backup_dir()
     folder.mkdir(parents=True, exist_ok=True)
     copy = folder / f".upgrading-{os.getpid()}-{threading.get_ident()}.sqlite"
@@ -265,10 +280,12 @@ def _up_to_date(path: Path) -> Iterator[Path]:
             instance_path=current_app.instance_path,
         )
         with older.app_context():
-            import flask_migrate
-
+            # Alembic itself, not flask_migrate.upgrade, which turns a failure into
+            # sys.exit(1): that would end the request with no answer at all.
+            config = init_migrate(older).migrate.get_config()
+            config.attributes["configure_logger"] = False
             try:
-                flask_migrate.upgrade(directory=init_migrate(older).directory)
+                command.upgrade(config, "head")
             except Exception as error:  # whatever stopped it, the live database is untouched
                 current_app.logger.exception("bringing %s up to date failed", path.name)
                 raise Invalid.say(
@@ -287,6 +304,7 @@ def _up_to_date(path: Path) -> Iterator[Path]:
             settled.execute("PRAGMA journal_mode=DELETE")  # one self-contained file again
         finally:
             settled.close()
+        check_database(copy)
         yield copy
     finally:
         for leftover in (
@@ -307,8 +325,8 @@ def restore(path: Path) -> Backup:
 
 
 def _restore(path: Path) -> Backup:
+    """Restore ``path``, checked and at this version's schema."""
     database = database_path()
-    check_database(path)
     safety = make_backup("before-restore")
     db.session.remove()
     db.engine.dispose()

@@ -269,8 +269,7 @@ def import_file() -> ResponseReturnValue:
         form = ImportForm()
         valid = form.validate()
     except RequestEntityTooLarge:
-        flash(_("The file is too large to import."), "error")
-        return redirect(url_for(".index"), 303)
+        return _import_too_large()
     if not valid:
         for messages in form.errors.values():
             for message in messages:
@@ -375,5 +374,12 @@ def sign_out() -> ResponseReturnValue:
     return redirect(url_for("main.index"))
 
 
-# The form is first read before this view runs (security.refuse_nul): it must know the limit.
+def _import_too_large() -> ResponseReturnValue:
+    flash(_("The file is too large to import."), "error")
+    return redirect(url_for(".index"), 303)
+
+
+# The form is first read before this view runs (the CSRF check): it must know the limit, and
+# a file past it is refused in the import's own words, whoever read it first.
 import_file.upload_limit = _import_limit  # type: ignore[attr-defined]
+import_file.too_large = _import_too_large  # type: ignore[attr-defined]

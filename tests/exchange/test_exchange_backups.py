@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import sqlite3
 import threading
@@ -13,7 +14,7 @@ import flask_migrate
 import pytest
 from exchange_support import close, fresh_app, table_counts
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from standings_support import OUT_STD, STAY_A, Season
 
@@ -275,6 +276,58 @@ def test_a_backup_of_an_older_version_is_brought_up_to_date_and_restored(
     assert old.read_bytes() == as_made  # the backup itself is never changed
     leftovers = [p.name for p in (Path(app.instance_path) / "backups").iterdir()]
     assert not [name for name in leftovers if name.startswith(".")]
+
+
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
+def test_an_older_backup_is_restored_from_anywhere_and_leaves_the_logging_alone(
+    app: Flask, season: Season, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server started from another folder (a service), and its own logging kept: the
+    migrations are found beside the code, and alembic.ini's logging is not applied."""
+    old = older_backup(tmp_path, "0005")
+    monkeypatch.chdir(tmp_path)
+    root = logging.getLogger()
+    before = (list(root.handlers), root.level)
+    with app.app_context():
+        backups.restore(old)
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 5
+    assert (list(root.handlers), root.level) == before
+
+
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
+def test_an_older_backup_that_cannot_be_migrated_is_refused_in_words(
+    app: Flask, season: Season, tmp_path: Path
+) -> None:
+    """The migration's own refusal (foreign keys broken in the file) is said, never an exit
+    of the process: nothing changes, no copy is left."""
+    old = older_backup(tmp_path, "0005")
+    conn = sqlite3.connect(old)
+    conn.execute("PRAGMA foreign_keys=OFF")
+    conn.execute("DELETE FROM player WHERE id = 1")  # their seats stay, pointing at nobody
+    conn.commit()
+    conn.close()
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid) as refused:
+        backups.restore(old)
+    message = refused.value.problems[0].message
+    assert message == f"{old.name} could not be brought up to this version of the " + (
+        "scorekeeper; nothing was changed."
+    )
+    assert table_counts(app) == before
+    folder = Path(app.instance_path) / "backups"
+    assert not [p.name for p in folder.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
+def test_flask_restore_brings_an_older_backup_up_to_date_too(
+    app: Flask, season: Season, tmp_path: Path
+) -> None:
+    old = older_backup(tmp_path, "0005")
+    result = app.test_cli_runner().invoke(args=["restore", str(old), "--yes"])
+    assert result.exit_code == 0, result.output
+    assert f"Restored {old}." in result.output
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 5
 
 
 @pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")

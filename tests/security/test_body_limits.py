@@ -107,3 +107,21 @@ def test_waitress_refuses_a_body_past_the_largest_import(app: Flask) -> None:
     finally:
         server.close()
         thread.join(timeout=5)
+
+
+def test_an_import_past_its_own_limit_is_refused_in_the_imports_words(app: Flask) -> None:
+    """Found too large by the CSRF check, before the import view runs: still said as the
+    import says it, on the settings page, not as a page that sent too much."""
+    app.config["IMPORT_MAX_BYTES"] = 3 * MIB
+    client = app.test_client()
+    sent = client.post(
+        "/settings/import",
+        data={"csrf_token": token(client), "file": (io.BytesIO(b" " * (4 * MIB)), "x.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
+    assert sent.status_code == 200
+    assert sent.request.path == "/settings"
+    page = sent.get_data(as_text=True)
+    assert "The file is too large to import." in page
+    assert "far more than any page" not in page
