@@ -7,16 +7,14 @@ import http.client
 import io
 import re
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from database_support import database_url
 from flask import Flask
+from flask.testing import FlaskClient
+from waitress import wasyncore
 from waitress.server import create_server
 
-from scorekeeper import create_app, serve
-from scorekeeper.extensions import db
+from scorekeeper import serve
 from scorekeeper.services import exchange, games
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -24,25 +22,14 @@ MIB = 1024 * 1024
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path / "limits.sqlite"),
-            "WTF_CSRF_ENABLED": True,
-        },
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+def app(app: Flask) -> Flask:
+    """The suite's app, with its forms' CSRF check on (it reads a form before any view)."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    return app
 
 
-def token(client: object, path: str = "/settings") -> str:
-    page = client.get(path).get_data(as_text=True)  # type: ignore[attr-defined]
+def token(client: FlaskClient, path: str = "/settings") -> str:
+    page = client.get(path).get_data(as_text=True)
     found = TOKEN.search(page)
     assert found is not None
     return found.group(1)
@@ -91,7 +78,14 @@ def test_waitress_refuses_a_body_past_the_largest_import(app: Flask) -> None:
     limit = serve.body_limit(app)
     assert limit == MIB + 64 * 1024  # a page's form is then the largest thing read
     server = create_server(app, host="127.0.0.1", port=0, max_request_body_size=limit)
-    thread = threading.Thread(target=server.run, daemon=True)
+    stop = threading.Event()
+
+    def serve_until_stopped() -> None:
+        # One turn of waitress's loop at a time: closing it under a running loop races.
+        while not stop.is_set():
+            wasyncore.loop(timeout=0.05, map=server._map, count=1)
+
+    thread = threading.Thread(target=serve_until_stopped, daemon=True)
     thread.start()
     try:
         connection = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
@@ -105,8 +99,9 @@ def test_waitress_refuses_a_body_past_the_largest_import(app: Flask) -> None:
         assert connection.getresponse().status == 413
         connection.close()
     finally:
-        server.close()
+        stop.set()
         thread.join(timeout=5)
+        server.close()
 
 
 def test_an_import_past_its_own_limit_is_refused_in_the_imports_words(app: Flask) -> None:
