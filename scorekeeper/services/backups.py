@@ -154,16 +154,18 @@ def find_backup(name: str) -> Backup:
     raise NotFound.say(N_("There is no backup called %(name)s."), field="backup", name=name)
 
 
-def check_database(path: Path, *, every_column: bool = True) -> None:
+def check_database(path: Path, *, every_column: bool = True, called: str = "") -> None:
     """Invalid unless ``path`` is a sound SQLite file holding a scorekeeper database (with
     every table and column of this version unless ``every_column`` is off: a backup of an
-    older version, which is then brought up to date)."""
+    older version, which is then brought up to date). The refusals name the file ``called``
+    (the backup a migrated copy was made from), else by its own name."""
+    name = called or path.name
     if not path.is_file():
         raise NotFound.say(N_("There is no file %(name)s."), field="file", name=str(path))
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error:
-        raise Invalid.say(N_("%(name)s cannot be opened."), field="file", name=path.name) from None
+        raise Invalid.say(N_("%(name)s cannot be opened."), field="file", name=name) from None
     try:
         try:
             result = [row[0] for row in conn.execute("PRAGMA integrity_check")]
@@ -173,7 +175,7 @@ def check_database(path: Path, *, every_column: bool = True) -> None:
             }
         except sqlite3.DatabaseError:
             raise Invalid.say(
-                N_("%(name)s is not an SQLite database."), field="file", name=path.name
+                N_("%(name)s is not an SQLite database."), field="file", name=name
             ) from None
     finally:
         conn.close()
@@ -181,7 +183,7 @@ def check_database(path: Path, *, every_column: bool = True) -> None:
         raise Invalid.say(
             N_("%(name)s is damaged: %(reason)s"),
             field="file",
-            name=path.name,
+            name=name,
             reason="; ".join(result[:3]),
         )
     if not every_column:
@@ -200,7 +202,7 @@ def check_database(path: Path, *, every_column: bool = True) -> None:
                 "nothing was changed."
             ),
             field="file",
-            name=path.name,
+            name=name,
             missing=", ".join(missing[:5]),
         )
 
@@ -276,7 +278,13 @@ def _up_to_date(path: Path) -> Iterator[Path]:
         finally:
             source.close()
         older = create_app(
-            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}", "TESTING": current_app.testing},
+            {
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}",
+                "TESTING": current_app.testing,
+                # This app's own key: the copy's app must not make one of its own.
+                "SECRET_KEY": current_app.secret_key,
+                "BACKUP_DAILY": False,
+            },
             instance_path=current_app.instance_path,
         )
         with older.app_context():
@@ -304,7 +312,7 @@ def _up_to_date(path: Path) -> Iterator[Path]:
             settled.execute("PRAGMA journal_mode=DELETE")  # one self-contained file again
         finally:
             settled.close()
-        check_database(copy)
+        check_database(copy, called=path.name)
         yield copy
     finally:
         for leftover in (

@@ -319,6 +319,25 @@ def test_an_older_backup_that_cannot_be_migrated_is_refused_in_words(
 
 
 @pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
+def test_an_older_backup_still_lacking_a_table_is_refused_by_its_own_name(
+    app: Flask, season: Season, tmp_path: Path
+) -> None:
+    """Checked again once migrated: the refusal names the backup, not the copy migrated."""
+    old = older_backup(tmp_path, "0005")
+    conn = sqlite3.connect(old)
+    conn.execute("DROP TABLE standings_change")  # no migration after 0005 makes it again
+    conn.commit()
+    conn.close()
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid) as refused:
+        backups.restore(old)
+    message = refused.value.problems[0].message
+    assert message.startswith(f"{old.name} is not a scorekeeper database of this version")
+    assert "standings_change" in message
+    assert table_counts(app) == before
+
+
+@pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
 def test_flask_restore_brings_an_older_backup_up_to_date_too(
     app: Flask, season: Season, tmp_path: Path
 ) -> None:
