@@ -7,13 +7,20 @@ import os
 import re
 import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import click
 from flask import Flask, Response, current_app, g, has_request_context, request, session
-from flask_babel import Babel, format_decimal, format_percent, get_locale
+from flask_babel import (
+    Babel,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_percent,
+    get_locale,
+)
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData, event
@@ -162,6 +169,27 @@ def points(value: int) -> str:
     return str(format_decimal(value, format="#,##0"))
 
 
+def day_text(value: date, format: str | None = None) -> str:
+    """A day as the table's language writes it (Babel's ``format``, "medium" by default).
+
+    French writes the first of a month as an ordinal, "1er décembre", which Babel's patterns
+    cannot say: added here, for the pages (the ``dateformat`` filter) and the sheets alike.
+    """
+    return _first_of_month(str(format_date(value, format=format)))
+
+
+def moment_text(value: datetime, format: str | None = None) -> str:
+    """A moment as the table's clock reads it (the ``datetimeformat`` filter): "1er" too."""
+    return _first_of_month(str(format_datetime(value, format=format)))
+
+
+def _first_of_month(text: str) -> str:
+    # Babel's French dates that name their month start with the day, unpadded: "1 déc. 2026".
+    if text.startswith("1 ") and str(get_locale()).split("_")[0] == "fr":
+        return "1er" + text[1:]
+    return text
+
+
 def as_utc(value: datetime) -> datetime:
     """A stored moment with its zone: SQLite hands back naive datetimes, stored in UTC;
     PostgreSQL's come with theirs, kept as they are."""
@@ -291,6 +319,9 @@ def init_extensions(app: Flask) -> None:
     app.extensions["migrate"] = _MigrateOnFirstUse(app)
     app.cli.add_command(_MigrateCommands("db", help="Perform database migrations."))
     babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)
+    # Over Flask-Babel's own filters (see day_text).
+    app.jinja_env.filters["dateformat"] = day_text
+    app.jinja_env.filters["datetimeformat"] = moment_text
     app.after_request(_vary_by_language)
     csrf.init_app(app)
     app.context_processor(_locale_context)

@@ -27,12 +27,12 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from flask import Response, current_app, render_template, request, send_file, url_for
-from flask_babel import format_date, get_locale, ngettext
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.security import safe_join
 
-from scorekeeper.extensions import MINUS
+from scorekeeper.extensions import MINUS, day_text
 from scorekeeper.rules import CardClass, PlayStyle, RuleSet, TeamScore, TeamTally
 from scorekeeper.services.games import CorrectionRecord, GameView, logged_text, read_logged
 from scorekeeper.web import rules_text
@@ -1057,7 +1057,7 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
     ]
     name = rules_text.ruleset_name(rules)
     game = view.game
-    date = format_date(game.played_on, format="long")
+    date = day_text(game.played_on, format="long")
     status, result = _status(view)
     footnotes = _footnotes(view)
     card = rules_card(rules, alone=view.everyone_alone)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
+from datetime import date, datetime
 
 import pytest
-from flask import Flask
+from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 from i18n_support import LANGUAGES, ONE_DEAL, TEAMS, TRANSLATED, leftover_english
 
@@ -83,6 +84,32 @@ def test_a_filled_sheet_in_each_language(client: FlaskClient, game_id: int, lang
     assert "3855" in text
     if lang != "en":
         assert leftover_english(text, lang) == [], text
+
+
+def test_the_first_of_a_month_is_the_1er_in_french(app: Flask, client: FlaskClient) -> None:
+    """French writes the first of a month as an ordinal; Babel's "1 décembre" does not."""
+    with app.app_context():
+        first = games.start_game("standard", TEAMS, played_on=date(2026, 12, 1)).id
+        second = games.start_game("standard", TEAMS, played_on=date(2026, 12, 2)).id
+    assert "Jouée le 1er décembre 2026" in pdf_text(
+        pdf(client, f"/games/{first}/sheet.pdf", lang="fr")
+    )
+    assert "Jouée le 2 décembre 2026" in pdf_text(
+        pdf(client, f"/games/{second}/sheet.pdf", lang="fr")
+    )
+    assert "Played on December 1, 2026" in pdf_text(
+        pdf(client, f"/games/{first}/sheet.pdf", lang="en")
+    )
+    page = client.get(f"/games/{first}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "1er déc. 2026" in page
+    page = client.get(f"/games/{second}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "2 déc. 2026" in page and "2er" not in page
+    # A moment too (a correction's, a backup's): "le 1er déc. 2026, 20:15:00".
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        moment = render_template_string(
+            "{{ when|datetimeformat('medium') }}", when=datetime(2026, 12, 1, 12, 0)
+        )
+    assert moment.startswith("1er déc. 2026")
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
