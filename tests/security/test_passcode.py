@@ -393,6 +393,29 @@ def test_changing_the_passcode_signs_other_tablets_out(app: Flask, client: Flask
     assert client.post("/api/games", json=GAME).status_code == 401
 
 
+def test_saving_the_same_passcode_again_signs_every_other_tablet_out(app: Flask) -> None:
+    """Signing in lives in the tablet's signed cookie: a copy of it (a lost tablet, a cookie
+    seen on a plain-HTTP network) outlives "Sign out". Saving the passcode again, unchanged,
+    is how every other tablet is signed out (README); the one that saved it stays in."""
+    set_passcode(app)
+    lost, kept = app.test_client(), app.test_client()
+    sign_in(lost)
+    sign_in(kept)
+    cookie = lost.get_cookie("session")
+    assert cookie is not None
+    lost.post("/sign-out")
+    copy = app.test_client()
+    copy.set_cookie("session", cookie.value)
+    assert copy.post("/api/games", json=GAME).status_code == 201  # the copy still writes
+
+    saved = kept.post("/settings", data={"current": PASSCODE, "new": PASSCODE, "confirm": PASSCODE})
+    assert saved.status_code == 302
+    assert copy.post("/api/games", json=GAME).status_code == 401
+    assert kept.post("/api/games", json=GAME).status_code == 201
+    with app.app_context():
+        assert auth.check_passcode(PASSCODE)
+
+
 def test_a_passcode_from_the_instance_config(tmp_path: Path) -> None:
     app = create_app(
         {
