@@ -34,7 +34,7 @@ import re
 import sqlite3
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from functools import partial
 from typing import Any
@@ -94,7 +94,7 @@ from scorekeeper.rules.tally import BOUNDS, COUNT_FIELDS, NAME_LONGEST
 from . import standings, summaries
 from .errors import Conflict, DamagedDeal, DamagedRules, Invalid, NotFound
 from .games import TRACKED_FIELDS, ResultView, read_logged, score_deals, seating_problems
-from .names import trimmed
+from .names import name_key, trimmed
 
 FORMAT = "scorekeeper-export"
 VERSION = 1
@@ -1580,6 +1580,17 @@ def import_text(text: str | bytes) -> ImportSummary:
     return import_document(parse_json(text))
 
 
+def _unshown(name: str, shown: set[str]) -> str:
+    """``name``, or the first of "name (2)", "name (3)"… that no rules in the list show (cut
+    to the 80 characters a name may have)."""
+    candidate, n = name, 1
+    while name_key(candidate) in shown:
+        n += 1
+        suffix = f" ({n})"
+        candidate = name[: NAME_LONGEST - len(suffix)].rstrip() + suffix
+    return candidate
+
+
 def _write(document: _Document, summary: ImportSummary) -> None:
     # Compared in Python, like the games service: SQLite's lower() folds ASCII only.
     players = {p.name.casefold(): p for p in db.session.scalars(db.select(Player))}
@@ -1608,15 +1619,22 @@ def _write(document: _Document, summary: ImportSummary) -> None:
         summary.imported.seasons += 1
 
     slugs = set(db.session.scalars(db.select(HouseRules.slug)))
+    # Names the list of rules already shows: rules of another id but a name among them come
+    # in as "Club night (2)", as two alike in the list could not be told apart.
+    shown = {name_key(rules.name) for rules in PRESETS.values()}
+    shown |= {name_key(name) for name in db.session.scalars(db.select(HouseRules.name))}
     for house in document.house:
         if house.slug in slugs:
             summary.skipped.house_rules += 1
             continue
+        name = _unshown(house.name, shown)
+        shown.add(name_key(name))
+        rules = house.rules if name == house.name else replace(house.rules, name=name)
         db.session.add(
             HouseRules(
                 slug=house.slug,
-                name=house.name,
-                ruleset=house.rules.to_dict(),
+                name=name,
+                ruleset=rules.to_dict(),
                 created_at=house.created_at or utcnow(),
                 updated_at=house.updated_at or utcnow(),
             )

@@ -15,7 +15,7 @@ from flask import Flask
 from standings_support import OUT_STD, Season
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Player
+from scorekeeper.models import Game, HouseRules, Player
 from scorekeeper.rules import Cards, RuleSet, TeamTally, read_team, validate_deal
 from scorekeeper.services import exchange, games, players, rulesets
 from scorekeeper.services.errors import Invalid
@@ -123,6 +123,41 @@ def test_the_document_keeps_every_tally_field_and_the_corrections(
     assert states["2025-01-24"]["abandoned_at"] and states["2025-01-25"]["deleted_at"]
     assert states["2025-01-26"]["finished_at"] is None
     assert document["house_rules"][0]["id"] == "sunday-rules"
+
+
+def test_house_rules_of_another_id_but_a_name_in_the_list_come_in_renamed(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    """Two "Sunday rules" in the list of rules could not be told apart: the second of
+    another id comes in as "Sunday rules (2)" (its rules' own name too), a preset's name as
+    "Standard partnership (2)"; its games keep their own copy of the rules."""
+    with_corrections_and_house_rules(app, season)
+    document = export(app)
+    with other.app_context():
+        # The other table's own, renamed after it was made: another id, the same name.
+        ours = rulesets.create_house_rules("Our Sunday", "standard", {})
+        rulesets.update_house_rules(ours.slug, "SUNDAY rules", {})
+    twin = copy.deepcopy(document["house_rules"][0])
+    twin["id"] = twin["ruleset"]["id"] = "sunday-rules-b"
+    preset_named = copy.deepcopy(twin)
+    preset_named["id"] = preset_named["ruleset"]["id"] = "like-standard"
+    preset_named["name"] = preset_named["ruleset"]["name"] = "Standard partnership"
+    document["house_rules"] += [twin, preset_named]
+
+    summary = import_into(other, document)
+
+    assert summary.imported.house_rules == 3
+    with other.app_context():
+        rows = db.session.scalars(db.select(HouseRules)).all()
+        names = {house.slug: house.name for house in rows}
+        kept = {house.slug: house.ruleset["name"] for house in rows}
+    assert names == {
+        "our-sunday": "SUNDAY rules",  # the other table's own keeps its name
+        "sunday-rules": "Sunday rules (2)",
+        "sunday-rules-b": "Sunday rules (3)",
+        "like-standard": "Standard partnership (2)",
+    }
+    assert kept == names
 
 
 def test_importing_the_same_file_twice_adds_nothing_the_second_time(
