@@ -226,9 +226,10 @@ def test_a_damaged_database_is_refused_by_its_integrity_check(
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
-def older_backup(tmp_path: Path, revision: str) -> Path:
+def older_backup(tmp_path: Path, revision: str, *changes: str) -> Path:
     """A database file as an older version of the app left it: its schema at ``revision``
-    and the rows of ``tests/fixtures/schema_<revision>.sql`` (a released version's data)."""
+    and the rows of ``tests/fixtures/schema_<revision>.sql`` (a released version's data);
+    then the SQL ``changes``, made by hand (foreign keys off)."""
     path = tmp_path / f"older-{revision}.sqlite"
     older = create_app(
         {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"},
@@ -243,7 +244,24 @@ def older_backup(tmp_path: Path, revision: str) -> Path:
                     connection.exec_driver_sql(statement)
         db.session.remove()
         db.engine.dispose()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA foreign_keys=OFF")
+    for change in changes:
+        conn.execute(change)
+    conn.commit()
+    conn.close()
     return path
+
+
+def refused_restore(app: Flask, path: Path) -> str:
+    """The words restoring ``path`` is refused with; nothing changed and no copy left."""
+    before = table_counts(app)
+    with app.app_context(), pytest.raises(Invalid) as refused:
+        backups.restore(path)
+    assert table_counts(app) == before
+    folder = Path(app.instance_path) / "backups"
+    assert not folder.exists() or not [p for p in folder.iterdir() if p.name.startswith(".")]
+    return refused.value.problems[0].message
 
 
 @pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
@@ -300,22 +318,12 @@ def test_an_older_backup_that_cannot_be_migrated_is_refused_in_words(
 ) -> None:
     """The migration's own refusal (foreign keys broken in the file) is said, never an exit
     of the process: nothing changes, no copy is left."""
-    old = older_backup(tmp_path, "0005")
-    conn = sqlite3.connect(old)
-    conn.execute("PRAGMA foreign_keys=OFF")
-    conn.execute("DELETE FROM player WHERE id = 1")  # their seats stay, pointing at nobody
-    conn.commit()
-    conn.close()
-    before = table_counts(app)
-    with app.app_context(), pytest.raises(Invalid) as refused:
-        backups.restore(old)
-    message = refused.value.problems[0].message
-    assert message == f"{old.name} could not be brought up to this version of the " + (
-        "scorekeeper; nothing was changed."
+    # The player's seats stay, pointing at nobody.
+    old = older_backup(tmp_path, "0005", "DELETE FROM player WHERE id = 1")
+    assert refused_restore(app, old) == (
+        f"{old.name} could not be brought up to this version of the scorekeeper; "
+        "nothing was changed."
     )
-    assert table_counts(app) == before
-    folder = Path(app.instance_path) / "backups"
-    assert not [p.name for p in folder.iterdir() if p.name.startswith(".")]
 
 
 @pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
@@ -323,18 +331,11 @@ def test_an_older_backup_still_lacking_a_table_is_refused_by_its_own_name(
     app: Flask, season: Season, tmp_path: Path
 ) -> None:
     """Checked again once migrated: the refusal names the backup, not the copy migrated."""
-    old = older_backup(tmp_path, "0005")
-    conn = sqlite3.connect(old)
-    conn.execute("DROP TABLE standings_change")  # no migration after 0005 makes it again
-    conn.commit()
-    conn.close()
-    before = table_counts(app)
-    with app.app_context(), pytest.raises(Invalid) as refused:
-        backups.restore(old)
-    message = refused.value.problems[0].message
+    # No migration after 0005 makes the table again.
+    old = older_backup(tmp_path, "0005", "DROP TABLE standings_change")
+    message = refused_restore(app, old)
     assert message.startswith(f"{old.name} is not a scorekeeper database of this version")
     assert "standings_change" in message
-    assert table_counts(app) == before
 
 
 @pytest.mark.sqlite_only(reason="the app's backups are SQLite files; PostgreSQL uses pg_dump")
@@ -353,16 +354,8 @@ def test_flask_restore_brings_an_older_backup_up_to_date_too(
 def test_a_backup_of_a_newer_version_is_refused_and_changes_nothing(
     app: Flask, season: Season, tmp_path: Path
 ) -> None:
-    newer = older_backup(tmp_path, "0005")
-    conn = sqlite3.connect(newer)
-    conn.execute("UPDATE alembic_version SET version_num = 'a-later-one'")
-    conn.commit()
-    conn.close()
-    before = table_counts(app)
-    with app.app_context(), pytest.raises(Invalid) as refused:
-        backups.restore(newer)
-    assert "comes from a newer version of the scorekeeper" in refused.value.problems[0].message
-    assert table_counts(app) == before
+    newer = older_backup(tmp_path, "0005", "UPDATE alembic_version SET version_num = 'later'")
+    assert "comes from a newer version of the scorekeeper" in refused_restore(app, newer)
     assert not (Path(app.instance_path) / "backups").exists()  # not even a safety backup
 
 
