@@ -236,8 +236,8 @@ def check_restorable(path: Path) -> bool:
     """Invalid unless ``path`` can be restored (see :func:`check_database`); True when it is a
     backup of an older version of the app, which is brought up to date as it is restored. A
     file from a newer version is refused: this version cannot know what its tables mean."""
-    revision = _revision_of(path)
-    if revision is not None and path.is_file():
+    revision = _revision_of(path)  # none for a file that is missing or no database
+    if revision is not None:
         head, known = _revisions()
         if revision != head:
             if revision not in known:
