@@ -87,8 +87,7 @@ class Request(flask.Request):
     @property
     def max_content_length(self) -> int | None:
         if self._max_content_length is None and current_app:
-            view = current_app.view_functions.get(self.endpoint or "")
-            limit = getattr(view, "upload_limit", None)
+            limit = _of_view(self, "upload_limit")
             if limit is not None:
                 return int(limit())
         return super().max_content_length
@@ -96,6 +95,11 @@ class Request(flask.Request):
     @max_content_length.setter
     def max_content_length(self, value: int | None) -> None:
         self._max_content_length = value
+
+
+def _of_view(req: flask.Request, name: str) -> Any:
+    """What the view ``req`` goes to says of itself under ``name`` (e.g. ``upload_limit``)."""
+    return getattr(current_app.view_functions.get(req.endpoint or ""), name, None)
 
 
 class Refused(BadRequest):
@@ -120,8 +124,7 @@ def _http_error(error: HTTPException) -> ResponseReturnValue:
     code = error.code or 500
     if code == 413 and not _wants_json():
         # An upload past its view's limit, found before the view ran: in the view's words.
-        view = current_app.view_functions.get(request.endpoint or "")
-        too_large = getattr(view, "too_large", None)
+        too_large = _of_view(request, "too_large")
         if too_large is not None:
             response: ResponseReturnValue = too_large()
             return response

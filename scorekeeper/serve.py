@@ -52,12 +52,9 @@ def body_limit(app: Flask) -> int:
     """The most waitress takes in one request before the app sees it (it answers 413 past
     that, without buffering the rest): an import, the largest thing the app reads, with room
     for the form around the file. Waitress's own default is 1 GiB."""
-    from scorekeeper.services.exchange import DEFAULT_IMPORT_MAX_BYTES
+    from scorekeeper.services.exchange import import_limit
 
-    largest = max(
-        int(app.config.get("IMPORT_MAX_BYTES", DEFAULT_IMPORT_MAX_BYTES)),
-        int(app.config["MAX_CONTENT_LENGTH"] or 0),
-    )
+    largest = max(import_limit(app.config), int(app.config["MAX_CONTENT_LENGTH"] or 0))
     return largest + 64 * 1024
 
 

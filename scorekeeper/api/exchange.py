@@ -52,8 +52,7 @@ def export_json() -> ResponseReturnValue:
 
 @bp.post("/import")
 def import_document() -> ResponseReturnValue:
-    limit = int(current_app.config.get("IMPORT_MAX_BYTES", exchange.DEFAULT_IMPORT_MAX_BYTES))
-    data = json_body(limit=limit)
+    data = json_body(limit=exchange.import_limit(current_app.config))
     summary = exchange.import_document(data)
     return {"imported": summary.imported.as_dict(), "skipped": summary.skipped.as_dict()}
 

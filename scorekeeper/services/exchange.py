@@ -108,6 +108,11 @@ MOST_PROBLEMS = 50
 DEFAULT_IMPORT_MAX_BYTES = 32 * 1024 * 1024
 
 
+def import_limit(config: Mapping[str, Any]) -> int:
+    """The largest file or body an import reads: ``IMPORT_MAX_BYTES`` of the app's config."""
+    return int(config.get("IMPORT_MAX_BYTES", DEFAULT_IMPORT_MAX_BYTES))
+
+
 # ---------------------------------------------------------------------------
 # Export
 #

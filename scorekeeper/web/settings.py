@@ -25,7 +25,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField, FileRequired
-from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import BooleanField, HiddenField, PasswordField, SubmitField  # type: ignore[import-untyped]
 from wtforms.validators import (  # type: ignore[import-untyped]
     DataRequired,
@@ -258,19 +257,15 @@ def export_csv() -> ResponseReturnValue:
 
 
 def _import_limit() -> int:
-    return int(current_app.config.get("IMPORT_MAX_BYTES", exchange.DEFAULT_IMPORT_MAX_BYTES))
+    return exchange.import_limit(current_app.config)
 
 
 @bp.post("/settings/import")
 def import_file() -> ResponseReturnValue:
-    # Read no more than an import may be: a bigger upload is refused before it is stored.
-    request.max_content_length = _import_limit()
-    try:
-        form = ImportForm()
-        valid = form.validate()
-    except RequestEntityTooLarge:
-        return _import_too_large()
-    if not valid:
+    # The upload is read up to the import's limit (``upload_limit`` below); past it, it is
+    # refused before it is stored, in ``too_large``'s words, whoever reads it first.
+    form = ImportForm()
+    if not form.validate():
         for messages in form.errors.values():
             for message in messages:
                 flash(str(message), "error")
