@@ -897,9 +897,8 @@
 
   /* On the game page: copies of new deals that are now played can go, and so can their
      trackers. What the page does not show played stays: a save lost with the connection,
-     or answered with this page (a game abandoned meanwhile), keeps its copy. A correction
-     just sent goes (the deal is played either way; a correction's copy is kept under the
-     deal's version, and its form forgets the copies of other versions). */
+     or answered with this page (a game abandoned meanwhile), keeps its copy. So does a
+     correction the page shows not made (see below); one saved goes. */
   function forgetSaved() {
     var body = document.body;
     var game = body.getAttribute("data-game");
@@ -908,8 +907,15 @@
     }
     try {
       var sent = window.sessionStorage.getItem(STORE + "submitted");
-      if (sent && sent.split(":")[3] !== "new") {
-        forget(sent);
+      var parts = sent ? sent.split(":") : [];
+      if (sent && parts[3] !== "new") {
+        // The deal at another version: the correction was saved (or another tablet's was,
+        // and the form forgets copies of other versions). At the version it was sent from,
+        // and not found unchanged: it never arrived (a lost connection), and its copy stays.
+        var row = document.getElementById("deal-" + parts[2]);
+        if (!row || row.getAttribute("data-version") !== parts[3] || document.querySelector(".flash-unchanged")) {
+          forget(sent);
+        }
       }
       window.sessionStorage.removeItem(STORE + "submitted");
     } catch (error) {

@@ -386,6 +386,49 @@ def test_a_save_lost_with_the_connection_keeps_the_entry_after_the_game_page(
     expect(page.locator("#t1-melded")).to_have_value("315")
 
 
+def test_a_correction_lost_with_the_connection_keeps_its_copy_after_the_game_page(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """A correction sent but never arrived: the game page, opened next, shows the deal as it
+    was, so its copy stays for the form. One found unchanged leaves no copy either."""
+    game_id = new_game(live_server)
+    page = tablet.new_page()
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    page.locator('label[for="went_out-none"]').tap()
+    page.locator("#t0-melded").fill("120")
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".standing-card")).to_contain_text("Leader")
+
+    page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
+    page.locator("#t1-melded").fill("90")
+
+    def lose_the_save(route: Route) -> None:
+        if route.request.method == "POST":
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/deals/1/edit", lose_the_save)
+    with contextlib.suppress(PlaywrightError):
+        page.get_by_role("button", name="Save the correction").tap()
+        page.wait_for_url("chrome-error://**", timeout=5000)
+    page.unroute("**/deals/1/edit")
+    page.goto(live_server(f"/games/{game_id}"))
+    expect(page.locator("#deal-1")).to_be_visible()
+    page.wait_for_load_state("load")
+    page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
+    expect(page.locator("#restored")).to_contain_text("Your unsaved entry")
+    expect(page.locator("#t1-melded")).to_have_value("90")
+
+    # Typed back to what the deal holds and sent: nothing changed, and the copy goes.
+    page.locator("#t1-melded").fill("")
+    page.get_by_role("button", name="Save the correction").tap()
+    expect(page.locator(".flash-unchanged")).to_contain_text("Nothing changed in deal 1.")
+    page.wait_for_function(
+        "() => !Object.keys(localStorage).some(k => k.includes(':draft:'))", timeout=5000
+    )
+
+
 def test_a_saved_correction_leaves_no_copy_and_a_later_deals_copy_goes_with_the_game(
     live_server: LiveServer, tablet: BrowserContext
 ) -> None:

@@ -129,7 +129,7 @@ def enter_deal(client: FlaskClient, game_id: int, data: Mapping[str, str]) -> An
 
 
 def row(html: str, number: int) -> str:
-    found = re.search(rf'<tr id="deal-{number}">(.*?)</tr>', html, re.S)
+    found = re.search(rf'<tr id="deal-{number}"[^>]*>(.*?)</tr>', html, re.S)
     assert found, f"no row for deal {number}"
     return found.group(1)
 
