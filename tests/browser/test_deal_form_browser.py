@@ -436,6 +436,54 @@ def test_the_bar_of_seven_players_leaves_the_form_room(live_server: LiveServer, 
     expect(bar.locator(".preview-figure .label").first).to_have_text("Deal score")
 
 
+@pytest.mark.parametrize(
+    ("players", "at_most"),
+    [(4, 0.4), (7, 0.6)],  # 62 % and 99 % of the screen before (tablet on its side)
+)
+@pytest.mark.parametrize("zoomed", ["portrait", "landscape"])
+def test_the_bar_stays_small_on_a_tablet_zoomed_to_200_percent(
+    live_server: LiveServer,
+    browser: Browser,
+    browser_context_args: dict[str, Any],
+    players: int,
+    at_most: float,
+    zoomed: str,
+) -> None:
+    """At 200 % a tablet's page is half as wide and half as tall: the bar, a problem in it,
+    takes a line per team and stays clear of most of the screen, with no sideways scroll."""
+    names = ("Annemarie", "Maëlle", "Benedikt", "Christiane", "Dominique", "Friederike", "Gisela")
+    with live_server.app.app_context():
+        teams = (
+            [TeamSpec("", list(names[:2])), TeamSpec("", list(names[2:4]))]
+            if players == 4
+            else [TeamSpec("", [name]) for name in names]
+        )
+        game_id = int(games.start_game("standard", teams).id)
+    size = VIEWPORTS[zoomed]
+    viewport = {"width": size["width"] // 2, "height": size["height"] // 2}
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": viewport}, service_workers="block"
+    )
+    try:
+        page = context.new_page()
+        page.goto(live_server(f"/games/{game_id}/deals/new"))
+        bar = page.locator("#deal-preview")
+        expect(bar).to_be_visible()
+        page.locator("#t0-melded").fill("35")
+        expect(bar.locator("[data-problems] li").first).to_contain_text("less than the 50")
+        height = bar.evaluate("b => b.getBoundingClientRect().height")
+        assert height <= viewport["height"] * at_most, (height, viewport)
+        assert bar.evaluate("b => getComputedStyle(b).position") == "sticky"
+        assert page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+        for name in names[:players] if players == 7 else ("Annemarie & Maëlle",):
+            item = bar.locator("li", has_text=name)
+            assert item.locator(".team-name").evaluate("n => n.scrollWidth <= n.clientWidth")
+    finally:
+        context.close()
+
+
 def test_two_teams_keep_their_labelled_figures(live_server: LiveServer, page: Page) -> None:
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
     bar = page.locator("#deal-preview")
