@@ -148,7 +148,7 @@ def test_a_team_that_melded_nothing_is_hinted_at_for_its_unopened_feet(api: Api)
         headers={"Accept-Language": "de"},
     )
     assert german.get_json()["hints"][0]["message"].startswith(
-        "Team 2 hat nichts ausgelegt, also hat keiner ihrer 2 Spieler einen Fuß aufgenommen"
+        "Team 2: nichts ausgelegt, also hat keiner der 2 Spieler der Partei einen Fuß aufgenommen"
     )
     # Cards worth what the feet hold: nothing to say.
     enough = score(api, [out, {**nothing, "left": 130}], players=[2, 2])

@@ -31,9 +31,13 @@ def test_english_picks_the_singular_for_one() -> None:
 @pytest.mark.parametrize(
     ("lang", "one", "two"),
     [
-        ("de", "Partei A meldet 1 wildes Buch,", "Partei A meldet 2 wilde Bücher,"),
-        ("nl", "Team A geeft 1 wild boek op,", "Team A geeft 2 wilde boeken op,"),
-        ("fr", "Équipe A annonce 1 livre sauvage,", "Équipe A annonce 2 livres sauvages,"),
+        ("de", "Partei A: 1 wildes Buch gemeldet,", "Partei A: 2 wilde Bücher gemeldet,"),
+        ("nl", "Team A: 1 wild boek opgegeven,", "Team A: 2 wilde boeken opgegeven,"),
+        (
+            "fr",
+            "Équipe A\u00a0: 1 livre sauvage annoncé,",
+            "Équipe A\u00a0: 2 livres sauvages annoncés,",
+        ),
         ("da", "Hold A opgiver 1 vild bunke,", "Hold A opgiver 2 vilde bunker,"),
     ],
 )
@@ -45,11 +49,24 @@ def test_each_language_picks_its_plural_form_and_names_the_team(
         assert say(wild_book_problem(2)).startswith(two)
 
 
-def test_a_named_team_keeps_its_name_in_every_language(app: Flask) -> None:
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("de", "Ann & Ben: 1 wildes Buch gemeldet,"),  # not "Ann & Ben meldet"
+        ("nl", "Ann & Ben: 1 wild boek opgegeven,"),  # not "Ann & Ben geeft … op"
+        ("fr", "Ann & Ben\u00a0: 1 livre sauvage annoncé,"),  # not "Ann & Ben annonce"
+    ],
+)
+def test_a_named_team_keeps_its_name_and_no_verb_agrees_with_it(
+    app: Flask, lang: str, said: str
+) -> None:
+    """A team is one player, two ("Ann & Ben") or a name of its own: in German, Dutch and
+    French a verb or a possessive agreeing with it would be wrong for some of them, so the
+    messages name the team first, then a colon."""
     rules = PRESETS["no-wild-books"]
     problem = validate_deal(rules, 1, [TeamTally(name="Ann & Ben", wild_books=1), TeamTally()])[0]
-    with app.test_request_context(), force_locale("de"):
-        assert say(problem).startswith("Ann & Ben meldet 1 wildes Buch")
+    with app.test_request_context(), force_locale(lang):
+        assert say(problem).startswith(said)
 
 
 def test_several_teams_are_named_in_the_language(app: Flask) -> None:
@@ -82,7 +99,7 @@ def test_api_messages_follow_accept_language(client: FlaskClient) -> None:
     german = score(client, "de-DE,de;q=0.9", teams)
     assert german.status_code == 422
     assert german.json["errors"][0]["message"] == (
-        "Partei A meldet 1 wildes Buch, aber diese Regeln kennen keine wilden Bücher."
+        "Partei A: 1 wildes Buch gemeldet, aber diese Regeln kennen keine wilden Bücher."
     )
     english = score(client, "en", teams)
     assert english.json["errors"][0]["message"] == (
@@ -123,7 +140,8 @@ def test_the_calculator_names_unnamed_teams_in_the_language(
     assert [team["name"] for team in scored.json["teams"]] == [first, second]
     # The same words as the refusals of the same request, and of the web pages.
     refused = score(client, lang, [{"wild_books": 1}, {}])
-    assert refused.json["errors"][0]["message"].startswith(f"{first} ")
+    assert refused.json["errors"][0]["message"].startswith(f"{first}")
+    assert refused.json["errors"][0]["message"][len(first)] in " :\u00a0"
 
 
 def test_the_calculator_keeps_a_teams_own_name(client: FlaskClient) -> None:

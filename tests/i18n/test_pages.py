@@ -44,9 +44,9 @@ GAME_WORDS = {
     "da": ["Runde 1", "Gik ud", "2 rene bunker", "1 vild bunke", "Scoreark"],
 }
 REFUSAL_WORDS = {
-    "de": ["Nichts wurde gespeichert", "kann nicht ausmachen", "keine mögliche Kartensumme"],
-    "nl": ["Er is niets opgeslagen", "kan niet uitgaan", "geen mogelijk kaarttotaal"],
-    "fr": ["Rien n'a été enregistré", "ne peut pas sortir", "pas un total de cartes possible"],
+    "de": ["Nichts wurde gespeichert", "Ausmachen nicht möglich", "keine mögliche Kartensumme"],
+    "nl": ["Er is niets opgeslagen", "uitgaan kan niet", "geen mogelijk kaarttotaal"],
+    "fr": ["Rien n'a été enregistré", "impossible de sortir", "pas un total de cartes possible"],
     "da": ["Intet blev gemt", "kan ikke gå ud", "ikke en mulig kortsum"],
 }
 
