@@ -42,9 +42,9 @@ def _contents(app: Flask) -> tuple[object, object, object]:
 
 
 def test_a_bulk_fill_writes_the_rows_the_services_write(tmp_path: Path) -> None:
-    # Seed 3 gives two typo corrections in 30 games: the correction path is compared too.
-    service_app, by_service = _filled(tmp_path, "services.sqlite", False, 30, 3)
-    bulk_app, by_bulk = _filled(tmp_path, "bulk.sqlite", True, 30, 3)
+    # Seed 8 gives two typo corrections in 30 games: the correction path is compared too.
+    service_app, by_service = _filled(tmp_path, "services.sqlite", False, 30, 8)
+    bulk_app, by_bulk = _filled(tmp_path, "bulk.sqlite", True, 30, 8)
     assert by_bulk == by_service
     assert by_service.corrections > 0  # type: ignore[attr-defined]
     assert _contents(bulk_app) == _contents(service_app)

@@ -85,6 +85,24 @@ _FEET_WORTH_MORE = NP_(
     "alone hold %(feet)d cards besides any red three caught, worth at least %(least)d, but "
     "cards worth %(points)d are reported left.",
 )
+# Where the packets are dealt exactly and a red three is laid and replaced, the hands, which
+# only grew, are still held too: %(held)d cards in all.
+_UNPLAYED_NOT_LEFT = NP_(
+    "%(team)s melded nothing, so its hand was never emptied and its foot never picked up: "
+    "the two hold at least %(held)d cards besides any red three caught, but %(cards)d are "
+    "reported left.",
+    "%(team)s melded nothing, so none of its %(count)d players emptied a hand or picked up "
+    "a foot: their hands and feet hold at least %(held)d cards besides any red three caught, "
+    "but %(cards)d are reported left.",
+)
+_UNPLAYED_WORTH_MORE = NP_(
+    "%(team)s melded nothing, so its hand was never emptied and its foot never picked up: "
+    "the two hold at least %(held)d cards besides any red three caught, worth at least "
+    "%(least)d, but cards worth %(points)d are reported left.",
+    "%(team)s melded nothing, so none of its %(count)d players emptied a hand or picked up "
+    "a foot: their hands and feet hold at least %(held)d cards besides any red three caught, "
+    "worth at least %(least)d, but cards worth %(points)d are reported left.",
+)
 _TOO_LITTLE_LEFT = N_(
     "%(team)s reports cards worth %(points)d left in hand and foot, but %(count)d of its "
     "players did not go out and each still holds at least one card: cards worth at least "
@@ -1063,8 +1081,8 @@ class _Checker:
         003 alike). A red three caught stands for no such card: it is caught in a foot never
         picked up, "sammen med alle de andre kort" (seed 003), so its holder still has the
         hand and the rest of that foot. Without the seating, a team is taken to have one
-        player: the least any table seats. A team that melded nothing holds more: every foot
-        of it, never picked up.
+        player: the least any table seats. A team that melded nothing holds more: every hand
+        of it, never emptied, and every foot, never picked up.
 
         A hint, not a refusal (see :func:`deal_hints`): RULES.md does not list it among what
         is impossible, and a calculator asked about a team's books alone must still answer."""
@@ -1084,19 +1102,24 @@ class _Checker:
         if not team.went_out and self.melded_nothing(team):
             # Nobody of the team emptied a hand ("Da du zwei ziehst und eine ablegst, wächst
             # deine Hand", seed 001), so every foot is still held, less its red threes caught.
-            feet = max(players * self.rules.foot_cards - team.red_threes_caught, players)
+            # So is every hand, with at least the cards dealt into it, where they were dealt
+            # exactly and a red three is replaced (the discard pile is only taken with a
+            # meld); not where each player picks about 22 cards, nor where red threes are
+            # discarded at once ("Kassér røde tre med det samme", seed 003: Simpson).
+            hands = self.rules.red_threes_laid and not self.rules.exact_draw_bonus
+            dealt = self.rules.foot_cards + (self.rules.hand_cards if hands else 0)
+            held = max(players * dealt - team.red_threes_caught, players)
+            too_few, worth_more, said = (
+                (_UNPLAYED_NOT_LEFT, _UNPLAYED_WORTH_MORE, {"held": held})
+                if hands
+                else (_FEET_NOT_LEFT, _FEET_WORTH_MORE, {"feet": held})
+            )
             if team.left.counted:
-                if cards < feet:
-                    self.fail(i, "left", _FEET_NOT_LEFT, count=players, feet=feet, cards=cards)
-            elif points < feet * least:
+                if cards < held:
+                    self.fail(i, "left", too_few, count=players, cards=cards, **said)
+            elif points < held * least:
                 self.fail(
-                    i,
-                    "left",
-                    _FEET_WORTH_MORE,
-                    count=players,
-                    feet=feet,
-                    least=feet * least,
-                    points=points,
+                    i, "left", worth_more, count=players, least=held * least, points=points, **said
                 )
             return
         if team.left.counted:

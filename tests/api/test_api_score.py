@@ -123,9 +123,12 @@ def test_a_team_still_holding_cards_with_none_left_is_hinted_at_not_refused(api:
     assert body["teams"][1]["breakdown"]["left"] == 0
 
 
-def test_a_team_that_melded_nothing_is_hinted_at_for_its_unopened_feet(api: Api) -> None:
+def test_a_team_that_melded_nothing_is_hinted_at_for_its_unplayed_hands_and_feet(
+    api: Api,
+) -> None:
     # Nobody of Team 2 emptied a hand (seed 001: "Da du zwei ziehst und eine ablegst, wächst
-    # deine Hand"), so both its feet of 13 cards are still held, worth at least 5 each.
+    # deine Hand"), so both its hands and both its feet of 13 cards are still held, worth at
+    # least 5 each.
     out = {**GERMAN_POINTS[0], "left": 25}
     nothing = {"name": "Team 2", "left": 60}
     response = score(api, [out, nothing], players=[2, 2])
@@ -135,9 +138,9 @@ def test_a_team_that_melded_nothing_is_hinted_at_for_its_unopened_feet(api: Api)
         {
             "team": 1,
             "field": "left",
-            "message": "Team 2 melded nothing, so none of its 2 players picked up a foot: the "
-            "feet alone hold 26 cards besides any red three caught, worth at least 130, but "
-            "cards worth 60 are reported left.",
+            "message": "Team 2 melded nothing, so none of its 2 players emptied a hand or "
+            "picked up a foot: their hands and feet hold at least 52 cards besides any red "
+            "three caught, worth at least 260, but cards worth 60 are reported left.",
         }
     ]
     assert body["teams"][1]["breakdown"]["left"] == -60
@@ -148,10 +151,11 @@ def test_a_team_that_melded_nothing_is_hinted_at_for_its_unopened_feet(api: Api)
         headers={"Accept-Language": "de"},
     )
     assert german.get_json()["hints"][0]["message"].startswith(
-        "Team 2: nichts ausgelegt, also hat keiner der 2 Spieler der Partei einen Fuß aufgenommen"
+        "Team 2: nichts ausgelegt, also hat keiner der 2 Spieler der Partei eine Hand geleert "
+        "oder einen Fuß aufgenommen"
     )
-    # Cards worth what the feet hold: nothing to say.
-    enough = score(api, [out, {**nothing, "left": 130}], players=[2, 2])
+    # Cards worth what the hands and feet hold: nothing to say.
+    enough = score(api, [out, {**nothing, "left": 260}], players=[2, 2])
     assert enough.get_json()["hints"] == []
 
 

@@ -109,36 +109,53 @@ def test_a_red_three_caught_is_no_card_left_in_its_stead() -> None:
     assert [h[0] for h in hints([out, alone], [1, 1], "simpson")] == [1]
 
 
-def test_a_team_that_melded_nothing_still_holds_every_foot() -> None:
+def test_a_team_that_melded_nothing_still_holds_every_hand_and_foot() -> None:
     # Nobody of it emptied a hand ("Da du zwei ziehst und eine ablegst, wächst deine Hand",
-    # seed 001), so no foot was picked up: 2 feet of 13 cards, worth at least 5 each.
-    nothing_melded = TeamTally(left=Cards(points=60))
+    # seed 001), so no foot was picked up and every hand holds at least the 13 dealt: 2 hands
+    # and 2 feet of 13 cards, worth at least 5 each.
+    nothing_melded = TeamTally(left=Cards(points=255))
     assert hints([OUT, nothing_melded], [2, 2]) == [
         (
             1,
             "left",
-            "Team B melded nothing, so none of its 2 players picked up a foot: the feet alone "
-            "hold 26 cards besides any red three caught, worth at least 130, but cards worth 60 "
-            "are reported left.",
+            "Team B melded nothing, so none of its 2 players emptied a hand or picked up a "
+            "foot: their hands and feet hold at least 52 cards besides any red three caught, "
+            "worth at least 260, but cards worth 255 are reported left.",
         )
     ]
+    assert hints([OUT, replace(nothing_melded, left=Cards(points=260))], [2, 2]) == []
     alone_out = replace(OUT, left=Cards(points=0))
-    counted = TeamTally(left=Cards.of_counts({CardClass.ACES: 12}), red_threes_caught=1)
+    counted = TeamTally(
+        left=Cards.of_counts({CardClass.ACES: 12, CardClass.EIGHTS_TO_KINGS: 13}),
+        red_threes_caught=1,
+    )
     assert hints([alone_out, counted], [1, 1]) == []
-    # Twelve cards and the red three caught make the 13 of the foot: nothing to hint at; one
-    # card fewer is.
-    fewer = replace(counted, left=Cards.of_counts({CardClass.ACES: 11}))
+    # 25 cards and the red three caught make the 13 of the hand and the 13 of the foot:
+    # nothing to hint at; one card fewer is.
+    fewer = replace(
+        counted, left=Cards.of_counts({CardClass.ACES: 11, CardClass.EIGHTS_TO_KINGS: 13})
+    )
     assert [h[2] for h in hints([alone_out, fewer], [1, 1])] == [
-        "Team B melded nothing, so its foot was never picked up: that foot alone holds 12 "
-        "cards besides any red three caught, but 11 are reported left."
+        "Team B melded nothing, so its hand was never emptied and its foot never picked up: "
+        "the two hold at least 25 cards besides any red three caught, but 24 are reported left."
     ]
-    # Simpson's feet hold 11 cards.
+    # Simpson's players pick about 22 cards each and discard red threes at once, so only
+    # the foot is sure to be held: 11 cards.
     out = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
     assert [h[2] for h in hints([out, TeamTally(left=Cards(points=50))], [1, 1], "simpson")] == [
         "Team B melded nothing, so its foot was never picked up: that foot alone holds 11 cards "
         "besides any red three caught, worth at least 55, but cards worth 50 are reported left."
     ]
     assert hints([out, TeamTally(left=Cards(points=55))], [1, 1], "simpson") == []
+    # The eleven-card rules deal 11 and 11 and lay red threes: 22 cards.
+    eleven = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
+    assert [
+        h[2] for h in hints([eleven, TeamTally(left=Cards(points=105))], [1, 1], "eleven-card")
+    ] == [
+        "Team B melded nothing, so its hand was never emptied and its foot never picked up: "
+        "the two hold at least 22 cards besides any red three caught, worth at least 110, but "
+        "cards worth 105 are reported left."
+    ]
 
 
 def test_a_team_that_melded_anything_may_hold_less_than_its_feet() -> None:
