@@ -493,8 +493,9 @@ def edit_deal(game_id: int, number: int) -> ResponseReturnValue:
         form.add_problems(error.problems)
         return _render_deal(view, form, error.status)
     if version == form.version:
-        # Its own category: the game page's script forgets the form's copy on it (table.js).
-        flash(_("Nothing changed in deal %(deal)d.", deal=number), "unchanged")
+        # A category of its own, naming the deal: the game page's script forgets the form's
+        # copy on it (table.js).
+        flash(_("Nothing changed in deal %(deal)d.", deal=number), f"unchanged-{number}")
     else:
         flash(_("Deal %(deal)d corrected.", deal=number))
         _flash_hints(view, number, tallies)

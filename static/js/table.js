@@ -402,12 +402,17 @@
     // A copy stays until the game page shows its deal played (see forgetSaved). Stale here:
     // copies of this deal's corrections made to another version of it (the deal changed
     // since), and, on the next deal's form, copies and trackers of later deals (the game
-    // went back since: their entries were shown again on this deal's form).
+    // went back since: their entries were shown again on this deal's form) and copies of
+    // corrections to this deal or later ones.
     storedKeys("draft:" + game + ":").concat(storedKeys("tracker:" + game + ":")).forEach(function (key) {
       var parts = key.split(":");
       var number = parseInt(parts[2], 10);
-      var stale = parts[0] === "draft" && parts[3] !== "new" ? number === deal && key !== draftKey
-        : form.getAttribute("data-version") === "new" && number > deal;
+      var newForm = form.getAttribute("data-version") === "new";
+      // A correction's copy of this deal or a later one, on a new deal's form: the game went
+      // back, and that deal will be entered afresh.
+      var stale = parts[0] === "draft" && parts[3] !== "new"
+        ? (number === deal && key !== draftKey) || (newForm && number >= deal)
+        : newForm && number > deal;
       if (stale) {
         forget(key);
       }
@@ -899,25 +904,32 @@
      trackers. What the page does not show played stays: a save lost with the connection,
      or answered with this page (a game abandoned meanwhile), keeps its copy. So does a
      correction the page shows not made (see below); one saved goes. */
-  function forgetSaved() {
+  function forgetSaved(loaded) {
     var body = document.body;
     var game = body.getAttribute("data-game");
-    if (!game || document.getElementById("deal-form")) {
+    // The service worker's copy of the page, shown without a connection, is the game as it
+    // was: it decides nothing.
+    var offlineCopy = document.documentElement.hasAttribute("data-offline-copy");
+    if (!game || document.getElementById("deal-form") || offlineCopy) {
       return;
     }
     try {
       var sent = window.sessionStorage.getItem(STORE + "submitted");
       var parts = sent ? sent.split(":") : [];
-      if (sent && parts[3] !== "new") {
-        // The deal at another version: the correction was saved (or another tablet's was,
-        // and the form forgets copies of other versions). At the version it was sent from,
-        // and not found unchanged: it never arrived (a lost connection), and its copy stays.
-        var row = document.getElementById("deal-" + parts[2]);
-        if (!row || row.getAttribute("data-version") !== parts[3] || document.querySelector(".flash-unchanged")) {
-          forget(sent);
+      if (sent && parts[1] === game) {
+        if (parts[3] !== "new") {
+          // The deal at another version: the correction was saved (or another tablet's
+          // was, and the form forgets copies of other versions). At the version it was sent
+          // from, and not said unchanged by the answer to it (this page, loaded): it never
+          // arrived (a lost connection), and its copy stays.
+          var row = document.getElementById("deal-" + parts[2]);
+          var unchanged = loaded && document.querySelector(".flash-unchanged-" + parts[2]);
+          if (!row || row.getAttribute("data-version") !== parts[3] || unchanged) {
+            forget(sent);
+          }
         }
+        window.sessionStorage.removeItem(STORE + "submitted");
       }
-      window.sessionStorage.removeItem(STORE + "submitted");
     } catch (error) {
       /* nothing stored */
     }
@@ -1027,7 +1039,7 @@
 
   function start() {
     initSteppers(document);
-    forgetSaved();
+    forgetSaved(true);
     initTracker($("[data-tracker]"));
     initChecker($("[data-opening-checker]"));
     initDealForm(document.getElementById("deal-form"));

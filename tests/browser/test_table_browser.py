@@ -413,6 +413,10 @@ def test_a_correction_lost_with_the_connection_keeps_its_copy_after_the_game_pag
         page.get_by_role("button", name="Save the correction").tap()
         page.wait_for_url("chrome-error://**", timeout=5000)
     page.unroute("**/deals/1/edit")
+    # Another game's page first (no deal 1 there): it decides nothing about this copy.
+    page.goto(live_server(f"/games/{new_game(live_server)}"))
+    expect(page.locator(".standing-card")).to_be_visible()
+    page.wait_for_load_state("load")
     page.goto(live_server(f"/games/{game_id}"))
     expect(page.locator("#deal-1")).to_be_visible()
     page.wait_for_load_state("load")
@@ -423,7 +427,7 @@ def test_a_correction_lost_with_the_connection_keeps_its_copy_after_the_game_pag
     # Typed back to what the deal holds and sent: nothing changed, and the copy goes.
     page.locator("#t1-melded").fill("")
     page.get_by_role("button", name="Save the correction").tap()
-    expect(page.locator(".flash-unchanged")).to_contain_text("Nothing changed in deal 1.")
+    expect(page.locator(".flash-unchanged-1")).to_contain_text("Nothing changed in deal 1.")
     page.wait_for_function(
         "() => !Object.keys(localStorage).some(k => k.includes(':draft:'))", timeout=5000
     )
@@ -452,15 +456,17 @@ def test_a_saved_correction_leaves_no_copy_and_a_later_deals_copy_goes_with_the_
     expect(page.locator("#t1-melded")).to_have_value("90")
     expect(page.locator("#restored")).to_be_hidden()
 
-    # A copy of deal 3, left from before the game went back: gone once deal 2 is entered.
-    page.evaluate(
-        f"""() => localStorage.setItem(
-            "scorekeeper:draft:{game_id}:3:new",
-            JSON.stringify({{values: {{"t1-melded": "999"}}, at: Date.now()}}))"""
-    )
+    # Copies left from before the game went back (a backup restored): of deal 3, and of
+    # corrections to deals 2 and 3: gone once deal 2 is entered afresh.
+    stale = [f"scorekeeper:draft:{game_id}:{key}" for key in ("3:new", "2:1", "3:2")]
+    for key in stale:
+        page.evaluate(
+            f"""() => localStorage.setItem(
+                "{key}", JSON.stringify({{values: {{"t1-melded": "999"}}, at: Date.now()}}))"""
+        )
     page.goto(live_server(f"/games/{game_id}/deals/new"))
     expect(page.locator("button.step").first).to_be_visible()  # table.js has run
-    assert page.evaluate(f"() => localStorage.getItem('scorekeeper:draft:{game_id}:3:new')") is None
+    assert [key for key in stale if page.evaluate(f"() => localStorage.getItem('{key}')")] == []
 
 
 def test_the_score_bar_reads_a_special_book_whose_id_has_hyphens(
