@@ -357,6 +357,22 @@ def test_an_unsaved_deal_survives_a_reload_and_goes_once_saved(
     expect(page.locator("#t1-melded")).to_have_value("")
 
 
+def send_and_lose(page: Page, address: str, button: str) -> None:
+    """Tap ``button`` and lose its POST to ``address`` with the connection."""
+
+    def lose_the_save(route: Route) -> None:
+        if route.request.method == "POST":
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(address, lose_the_save)
+    with contextlib.suppress(PlaywrightError):
+        page.get_by_role("button", name=button).tap()
+        page.wait_for_url("chrome-error://**", timeout=5000)
+    page.unroute(address)
+
+
 def test_a_save_lost_with_the_connection_keeps_the_entry_after_the_game_page(
     live_server: LiveServer, tablet: BrowserContext
 ) -> None:
@@ -366,18 +382,7 @@ def test_a_save_lost_with_the_connection_keeps_the_entry_after_the_game_page(
     page = tablet.new_page()
     page.goto(live_server(f"/games/{game_id}/deals/new"))
     page.locator("#t1-melded").fill("315")
-
-    def lose_the_save(route: Route) -> None:
-        if route.request.method == "POST":
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route("**/deals/new", lose_the_save)
-    with contextlib.suppress(PlaywrightError):
-        page.get_by_role("button", name="Save deal 1").tap()
-        page.wait_for_url("chrome-error://**", timeout=5000)
-    page.unroute("**/deals/new")
+    send_and_lose(page, "**/deals/new", "Save deal 1")
     page.goto(live_server(f"/games/{game_id}"))
     expect(page.get_by_role("link", name="Enter deal 1")).to_be_visible()
     page.wait_for_load_state("load")
@@ -401,18 +406,7 @@ def test_a_correction_lost_with_the_connection_keeps_its_copy_after_the_game_pag
 
     page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
     page.locator("#t1-melded").fill("90")
-
-    def lose_the_save(route: Route) -> None:
-        if route.request.method == "POST":
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route("**/deals/1/edit", lose_the_save)
-    with contextlib.suppress(PlaywrightError):
-        page.get_by_role("button", name="Save the correction").tap()
-        page.wait_for_url("chrome-error://**", timeout=5000)
-    page.unroute("**/deals/1/edit")
+    send_and_lose(page, "**/deals/1/edit", "Save the correction")
     # Another game's page first (no deal 1 there): it decides nothing about this copy.
     page.goto(live_server(f"/games/{new_game(live_server)}"))
     expect(page.locator(".standing-card")).to_be_visible()
