@@ -391,11 +391,8 @@ def test_a_save_lost_with_the_connection_keeps_the_entry_after_the_game_page(
     expect(page.locator("#t1-melded")).to_have_value("315")
 
 
-def test_a_correction_lost_with_the_connection_keeps_its_copy_after_the_game_page(
-    live_server: LiveServer, tablet: BrowserContext
-) -> None:
-    """A correction sent but never arrived: the game page, opened next, shows the deal as it
-    was, so its copy stays for the form. One found unchanged leaves no copy either."""
+def correcting_deal_1(live_server: LiveServer, tablet: BrowserContext) -> tuple[int, Page]:
+    """A new game whose deal 1 is entered on its form, then corrected (not yet sent)."""
     game_id = new_game(live_server)
     page = tablet.new_page()
     page.goto(live_server(f"/games/{game_id}/deals/new"))
@@ -403,9 +400,17 @@ def test_a_correction_lost_with_the_connection_keeps_its_copy_after_the_game_pag
     page.locator("#t0-melded").fill("120")
     page.get_by_role("button", name="Save deal 1").tap()
     expect(page.locator(".standing-card")).to_contain_text("Leader")
-
     page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
     page.locator("#t1-melded").fill("90")
+    return game_id, page
+
+
+def test_a_correction_lost_with_the_connection_keeps_its_copy_after_the_game_page(
+    live_server: LiveServer, tablet: BrowserContext
+) -> None:
+    """A correction sent but never arrived: the game page, opened next, shows the deal as it
+    was, so its copy stays for the form. One found unchanged leaves no copy either."""
+    game_id, page = correcting_deal_1(live_server, tablet)
     send_and_lose(page, "**/deals/1/edit", "Save the correction")
     # Another game's page first (no deal 1 there): it decides nothing about this copy.
     page.goto(live_server(f"/games/{new_game(live_server)}"))
@@ -433,16 +438,7 @@ def test_a_saved_correction_leaves_no_copy_and_a_later_deals_copy_goes_with_the_
     """A correction saved: its form opens as the deal is, not with "Your unsaved entry".
     And a copy typed for a deal the game has gone back from (deal 2 of a game undone to
     none) does not come back on that deal later: the next deal's form forgets it."""
-    game_id = new_game(live_server)
-    page = tablet.new_page()
-    page.goto(live_server(f"/games/{game_id}/deals/new"))
-    page.locator('label[for="went_out-none"]').tap()
-    page.locator("#t0-melded").fill("120")
-    page.get_by_role("button", name="Save deal 1").tap()
-    expect(page.locator(".standing-card")).to_contain_text("Leader")
-
-    page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
-    page.locator("#t1-melded").fill("90")
+    game_id, page = correcting_deal_1(live_server, tablet)
     page.get_by_role("button", name="Save the correction").tap()
     expect(page.locator(".standing-card")).to_be_visible()
     page.wait_for_load_state("load")
