@@ -236,17 +236,15 @@ class DealMaker:
             shoe.red_threes -= 1
 
         # Every player who did not go out still holds a card; a team that never opened still
-        # holds every foot, and every hand it was dealt where red threes are laid and the
-        # packets dealt exactly (what deal_hints looks for).
+        # holds every foot, and every hand where the rules make sure of it (what deal_hints
+        # looks for).
         left = dict.fromkeys(CardClass, 0)
         if went_out:
             cards = 0 if self.alone else players - 1 + rng.choice((0, 1, 2, 4, 7, 10))
         else:
             cards = sum(rng.randint(2, 14) for _ in range(players))
             if not opened:
-                cards += players * rules.foot_cards
-                if rules.red_threes_laid and not rules.exact_draw_bonus:
-                    cards += players * rules.hand_cards
+                cards += players * rules.unopened_cards
             elif caught:
                 cards += rules.foot_cards  # a foot never picked up
         for _ in range(cards):

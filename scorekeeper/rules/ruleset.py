@@ -178,6 +178,22 @@ class RuleSet:
             return 0
         return 1 if self.one_meld_per_rank else TALLY_BOUNDS["black_three_books"][1]
 
+    @property
+    def unopened_holds_hand(self) -> bool:
+        """Whether a player whose team melded nothing still holds every card dealt into the
+        hand: a hand only grows until its player melds ("Da du zwei ziehst und eine ablegst,
+        wächst deine Hand", seed 001) and the discard pile is only taken with a meld, where
+        the packets are dealt exactly and a red three is replaced; not where each player
+        picks about 22 cards, nor where red threes are discarded at once ("Kassér røde tre
+        med det samme", seed 003: Simpson)."""
+        return self.red_threes_laid and not self.exact_draw_bonus
+
+    @property
+    def unopened_cards(self) -> int:
+        """The cards dealt to each player of a team that melded nothing and still held:
+        the foot, never picked up, and the hand where :attr:`unopened_holds_hand`."""
+        return self.foot_cards + (self.hand_cards if self.unopened_holds_hand else 0)
+
     def seatings(self, players: int) -> list[tuple[int, int]]:
         """The ways ``players`` can sit down: (number of teams, players per team)."""
         if self.play_style is PlayStyle.PARTNERSHIPS:

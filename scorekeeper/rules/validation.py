@@ -1100,15 +1100,10 @@ class _Checker:
             self.fail(i, "left", _NOTHING_LEFT[team.went_out], count=holding)
             return
         if not team.went_out and self.melded_nothing(team):
-            # Nobody of the team emptied a hand ("Da du zwei ziehst und eine ablegst, wächst
-            # deine Hand", seed 001), so every foot is still held, less its red threes caught.
-            # So is every hand, with at least the cards dealt into it, where they were dealt
-            # exactly and a red three is replaced (the discard pile is only taken with a
-            # meld); not where each player picks about 22 cards, nor where red threes are
-            # discarded at once ("Kassér røde tre med det samme", seed 003: Simpson).
-            hands = self.rules.red_threes_laid and not self.rules.exact_draw_bonus
-            dealt = self.rules.foot_cards + (self.rules.hand_cards if hands else 0)
-            held = max(players * dealt - team.red_threes_caught, players)
+            # Nobody of the team emptied a hand, so every foot is still held, less its red
+            # threes caught, and so is every hand where the rules make sure of it.
+            hands = self.rules.unopened_holds_hand
+            held = max(players * self.rules.unopened_cards - team.red_threes_caught, players)
             too_few, worth_more, said = (
                 (_UNPLAYED_NOT_LEFT, _UNPLAYED_WORTH_MORE, {"held": held})
                 if hands

@@ -169,3 +169,20 @@ def test_a_team_that_melded_anything_may_hold_less_than_its_feet() -> None:
         "Team B did not go out, so each of its 2 players still holds at least one card in hand "
         "or foot, but no card is reported left."
     ]
+
+
+def test_the_cards_a_player_of_a_team_that_melded_nothing_holds_under_every_preset() -> None:
+    # Hand and foot where the packets are dealt exactly and red threes are laid (13 + 13,
+    # 11 + 11, Saskatchewan's 11 + 13); the foot alone where players pick their cards and
+    # discard red threes at once (Simpson, Brouillette).
+    held = {rules_id: rules.unopened_cards for rules_id, rules in PRESETS.items()}
+    assert held == {
+        "standard": 26,
+        "no-wild-books": 26,
+        "eleven-card": 22,
+        "saskatchewan": 24,
+        "simpson": 11,
+        "brouillette": 11,
+        "brouillette-low": 11,
+        "brouillette-partners": 11,
+    }
