@@ -13,6 +13,7 @@ layout one meld at a time (``tests/rules/test_rules_layout.py``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from .ruleset import RuleSet
@@ -137,3 +138,63 @@ def _one_book(rules: RuleSet, wilds: int) -> int:
         if wilds <= rules.max_wilds(naturals + wilds):
             return naturals
     return _NONE
+
+
+def ranks_lay_out(
+    rules: RuleSet, classes: Sequence[tuple[int, int]], wild: int, wilds: int
+) -> bool:
+    """Whether a team with no clean or dirty book lays its natural cards out in melds that
+    are not books, one of a rank at the most (seeds 000, 001, 003), beside ``wild`` wild
+    books and ``wilds`` wild cards in all. ``classes`` holds, for each class of natural
+    cards, the cards melded and the ranks it has (aces are one rank, 8 to king six): six
+    aces and a 2 with no book cannot be, though six natural cards of two ranks and a 2 can.
+
+    :func:`lays_out` answers the same question with every rank pooled; this one only
+    narrows it, and answers True where fewer wild cards than the wild books need are
+    melded (reported elsewhere)."""
+    size = rules.book_size
+    rest = wilds - size * wild
+    if rest < 0:
+        return True
+    keep = (1 << (rest + 1)) - 1
+    # Bit x of ``held``: the natural cards' melds can hold exactly x wild cards.
+    held = 1
+    for naturals, ranks in classes:
+        among = _rank_melds(rules, naturals, ranks) & keep
+        held = _sums(held, among) & keep
+    if rules.books_may_grow and rules.wild_books and wild > 0:
+        return held != 0  # a wild book that may grow holds every wild card to spare
+    apart = range(3, min(size - 1, rest) + 1) if rules.wild_books else range(0)
+    return any(held >> (rest - alone) & 1 for alone in (0, *apart))
+
+
+@lru_cache(maxsize=256)
+def _rank_melds(rules: RuleSet, naturals: int, ranks: int) -> int:
+    """A bit mask of the wild cards ``naturals`` natural cards of one class can hold in
+    melds that are not books, one a rank at the most among its ``ranks`` ranks."""
+    shapes = _shapes(rules)
+    # by_naturals[n]: wild cards melds so far can hold beside exactly n natural cards.
+    by_naturals = [1] + [0] * naturals
+    found = by_naturals[naturals]
+    for _ in range(ranks):
+        grown = list(by_naturals)  # a rank may have no meld
+        for n, mask in enumerate(by_naturals):
+            if mask:
+                for a, w in shapes:
+                    if n + a <= naturals:
+                        grown[n + a] |= mask << w
+        if grown == by_naturals:
+            break
+        by_naturals = grown
+        found |= by_naturals[naturals]
+    return found
+
+
+def _sums(first: int, second: int) -> int:
+    """The bit mask of every sum of a number in ``first`` and one in ``second``."""
+    total = 0
+    while second:
+        low = second & -second
+        total |= first << (low.bit_length() - 1)
+        second ^= low
+    return total

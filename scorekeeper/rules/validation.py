@@ -23,7 +23,7 @@ from .cards import (
     red_threes_in_play,
 )
 from .i18n import N_, NP_, Phrase, Template
-from .layout import lays_out
+from .layout import lays_out, ranks_lay_out
 from .problems import Problem
 from .ruleset import BookCount, BookKind, PlayStyle, RuleSet, WildLimit
 from .tally import TeamTally
@@ -920,6 +920,35 @@ class _Checker:
                 largest=size - 1,
                 rule=Phrase(_WILD_RULE_TEXT[rules.wild_limit], {"least": rules.min_naturals}),
             )
+        elif not clean + dirty and not self.ranks_lay_out(team):
+            self.fail(
+                i,
+                "melded",
+                N_(
+                    "%(team)s's melded cards cannot be laid out in melds: with no clean or "
+                    "dirty book, each rank's natural cards make one meld at the most, of 3 to "
+                    "%(largest)d cards with its wild cards (all aces are one rank), and "
+                    "%(naturals)s and %(wilds)s besides its wild books make no such melds."
+                )
+                if wild
+                else N_(
+                    "%(team)s's melded cards cannot be laid out in melds: with no clean or "
+                    "dirty book, each rank's natural cards make one meld at the most, of 3 to "
+                    "%(largest)d cards with its wild cards (all aces are one rank), and "
+                    "%(naturals)s and %(wilds)s make no such melds."
+                ),
+                naturals=Phrase(_NATURALS_LEFT, {"count": naturals}),
+                wilds=Phrase(_WILDS_LEFT, {"count": wilds - size * wild}),
+                largest=size - 1,
+            )
+
+    def ranks_lay_out(self, team: TeamTally) -> bool:
+        """Whether the natural cards of a team with no clean or dirty book, counted by class
+        (aces are one rank, 8 to king six, 4 to 7 four), make one meld a rank at the most
+        with its wild cards (see :func:`layout.ranks_lay_out`)."""
+        classes = [(team.melded.count(card), PER_DECK[card] // SUITS) for card in NATURAL_CLASSES]
+        wilds = sum(team.melded.count(card) for card in WILD_CLASSES)
+        return ranks_lay_out(self.rules, classes, team.wild_books, wilds)
 
     def unfinished_melds_hold_the_rest(self, i: int, team: TeamTally) -> bool:
         """A team has one unfinished meld of a rank at the most (seeds 000, 001, 003), of

@@ -113,10 +113,10 @@ def test_counted_cards_get_a_column_per_card_class(app: Flask) -> None:
         games.record_deal(
             game.id,
             games.tallies_from_mapping(
-                [{"melded": {"aces": 3, "eights_to_kings": 1}, "left": {"jokers": 1}}, {}]
+                [{"melded": {"aces": 3, "eights_to_kings": 3}, "left": {"jokers": 1}}, {}]
             ),
         )
         rows = read_zip(exchange.export_csv())["deals.csv"]
     assert rows[0]["melded_points"] == "" and rows[0]["melded_aces"] == "3"
-    assert rows[0]["melded_eights_to_kings"] == "1" and rows[0]["left_jokers"] == "1"
-    assert rows[0]["score"] == str(3 * 20 + 10 - 50)
+    assert rows[0]["melded_eights_to_kings"] == "3" and rows[0]["left_jokers"] == "1"
+    assert rows[0]["score"] == str(3 * 20 + 3 * 10 - 50)

@@ -8,12 +8,13 @@ cards and for books that may grow alike.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from functools import cache
 
 import pytest
 
 from scorekeeper.rules import PRESETS, CardClass, Cards, RuleSet, TeamTally, validate_deal
-from scorekeeper.rules.layout import lays_out
+from scorekeeper.rules.layout import lays_out, ranks_lay_out
 
 # The most natural and wild cards tried; a book that may grow is tried up to all of them.
 NATURALS, WILDS = 22, 10
@@ -249,3 +250,93 @@ def test_books_of_three_leave_no_room_for_melds() -> None:
         "natural card and 2 wild cards are left for its dirty books, and every meld needs at least "
         "twice as many natural cards as wild cards."
     ]
+
+
+# The ranks of natural cards, by class: the ace, 8 to king, 4 to 7.
+RANKS = (("aces", 1), ("eights_to_kings", 6), ("fours_to_sevens", 4))
+RANK_CLASS = tuple(at for at, (_, ranks) in enumerate(RANKS) for _ in range(ranks))
+
+
+def by_rank_reference(rules: RuleSet):
+    """With no clean or dirty book, every natural card is in a meld that is not a book,
+    one of a rank at the most: tried rank by rank, each with no meld or any meld."""
+    size = rules.book_size
+    natural_melds = [(n, w) for n, w in melds_beside_books(rules) if n]
+
+    @cache
+    def place(rank: int, left: tuple[int, ...], w: int, wild: int) -> bool:
+        if rank == len(RANK_CLASS):
+            if any(left):
+                return False
+            rest = w - size * wild
+            if rest == 0 or (rules.books_may_grow and wild and rest > 0):
+                return True
+            return rules.wild_books and 3 <= rest < size
+        at = RANK_CLASS[rank]
+        if place(rank + 1, left, w, wild):
+            return True
+        for n, mw in natural_melds:
+            if n <= left[at] and mw <= w:
+                fewer = (*left[:at], left[at] - n, *left[at + 1 :])
+                if place(rank + 1, fewer, w - mw, wild):
+                    return True
+        return False
+
+    return place
+
+
+@pytest.mark.parametrize("rules_id", [*sorted(PRESETS), *HOUSE])
+def test_melds_one_a_rank_agree_with_trying_every_rank(rules_id: str) -> None:
+    rules = rules_named(rules_id)
+    place = by_rank_reference(rules)
+    disagree = []
+    for wild in (0, 1) if rules.wild_books else (0,):
+        for aces, high, low in itertools.product(range(8), range(14), range(8)):
+            for wilds in range(rules.book_size * wild, rules.book_size * wild + 9):
+                classes = [(aces, 1), (high, 6), (low, 4)]
+                answer = ranks_lay_out(rules, classes, wild, wilds)
+                if answer != place(0, (aces, high, low), wilds, wild):
+                    disagree.append((wild, aces, high, low, wilds, answer))
+    assert disagree == []
+
+
+def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
+    # One meld of a rank at the most, aces are one rank: six aces and the 2 would be a book.
+    standard = PRESETS["standard"]
+    out = TeamTally(
+        clean_books=2,
+        dirty_books=2,
+        wild_books=1,
+        melded=Cards(points=600),
+        went_out=True,
+        left=Cards(points=0),
+    )
+    aces = TeamTally(melded=cards(aces=6, twos=1), left=Cards(points=300))
+    assert [p.message for p in validate_deal(standard, 1, [out, aces], None, [1, 1])] == [
+        "Team B's melded cards cannot be laid out in melds: with no clean or dirty book, each "
+        "rank's natural cards make one meld at the most, of 3 to 6 cards with its wild cards "
+        "(all aces are one rank), and 6 natural cards and 1 wild card make no such melds."
+    ]
+    # Six cards of 8 to king may be two ranks: K K K 2 and Q Q Q.
+    high = TeamTally(melded=cards(eights_to_kings=6, twos=1), left=Cards(points=300))
+    assert validate_deal(standard, 1, [out, high], None, [1, 1]) == []
+    # With a dirty book reported, the six aces and the 2 are that book.
+    booked = TeamTally(dirty_books=1, melded=cards(aces=6, twos=1), left=Cards(points=300))
+    assert validate_deal(standard, 1, [out, booked], None, [1, 1]) == []
+    # Two aces and two eights need a wild card each: one is not enough for both.
+    pairs = TeamTally(melded=cards(aces=2, eights_to_kings=2, twos=1), left=Cards(points=300))
+    assert [p.message for p in validate_deal(standard, 1, [out, pairs], None, [1, 1])] == [
+        "Team B's melded cards cannot be laid out in melds: with no clean or dirty book, each "
+        "rank's natural cards make one meld at the most, of 3 to 6 cards with its wild cards "
+        "(all aces are one rank), and 4 natural cards and 1 wild card make no such melds."
+    ]
+    assert (
+        validate_deal(
+            standard,
+            1,
+            [out, replace(pairs, melded=cards(aces=2, eights_to_kings=2, twos=2))],
+            None,
+            [1, 1],
+        )
+        == []
+    )
