@@ -141,31 +141,62 @@ def _one_book(rules: RuleSet, wilds: int) -> int:
 
 
 def ranks_lay_out(
-    rules: RuleSet, classes: Sequence[tuple[int, int]], wild: int, wilds: int
+    rules: RuleSet,
+    classes: Sequence[tuple[int, int]],
+    clean: int,
+    dirty: int,
+    wild: int,
+    wilds: int,
 ) -> bool:
-    """Whether a team with no clean or dirty book lays its natural cards out in melds that
-    are not books, one of a rank at the most (seeds 000, 001, 003), beside ``wild`` wild
-    books and ``wilds`` wild cards in all. ``classes`` holds, for each class of natural
-    cards, the cards melded and the ranks it has (aces are one rank, 8 to king six): six
-    aces and a 2 with no book cannot be, though six natural cards of two ranks and a 2 can.
+    """Whether natural cards counted by class, ``classes`` holding for each class the cards
+    melded and the ranks it has (aces are one rank, 8 to king six), make ``clean`` and
+    ``dirty`` books of one rank each and melds that are not books, one unfinished meld of a
+    rank at the most (seeds 000, 001, 003), beside ``wild`` wild books and ``wilds`` wild
+    cards in all: six aces and a 2 with no book cannot be, though six natural cards of two
+    ranks and a 2 can.
 
     :func:`lays_out` answers the same question with every rank pooled; this one only
-    narrows it, and answers True where fewer wild cards than the wild books need are
-    melded (reported elsewhere)."""
+    narrows it. It answers True, judging nothing, where books may grow (natural cards to
+    spare join a book of their rank, which the counts do not tell), where the books are too
+    many to try every share of them among the classes within ``_SHARES``, and where fewer
+    wild cards than the wild books need are melded (reported elsewhere)."""
     size = rules.book_size
     rest = wilds - size * wild
-    if rest < 0:
+    if rest < 0 or (rules.books_may_grow and clean + dirty) or (clean + 1) * (dirty + 1) > _SHARES:
         return True
     keep = (1 << (rest + 1)) - 1
-    # Bit x of ``held``: the natural cards' melds can hold exactly x wild cards.
-    held = 1
+    most = rules.max_wilds(size)
+    # held[(k, j)]: bit x where the classes so far hold k clean and j dirty books and melds
+    # beside them with exactly x wild cards among them.
+    held = {(0, 0): 1}
     for naturals, ranks in classes:
-        among = _rank_melds(rules, naturals, ranks) & keep
-        held = _sums(held, among) & keep
+        shares: dict[tuple[int, int], int] = {}
+        for k in range(clean + 1):
+            for j in range(dirty + 1):
+                mask = 0
+                # j dirty books hold j to j * most wild cards, a book's worth of cards each.
+                for in_books in range(j, j * most + 1) if j else (0,):
+                    left = naturals - size * (k + j) + in_books
+                    if left >= 0 and in_books <= rest:
+                        mask |= _rank_melds(rules, left, ranks) << in_books
+                if mask & keep:
+                    shares[(k, j)] = mask & keep
+        grown: dict[tuple[int, int], int] = {}
+        for (k, j), mask in held.items():
+            for (k2, j2), more in shares.items():
+                if k + k2 <= clean and j + j2 <= dirty:
+                    grown[(k + k2, j + j2)] = grown.get((k + k2, j + j2), 0) | _sums(mask, more)
+        held = {at: mask & keep for at, mask in grown.items() if mask & keep}
+    found = held.get((clean, dirty), 0)
     if rules.books_may_grow and rules.wild_books and wild > 0:
-        return held != 0  # a wild book that may grow holds every wild card to spare
+        return found != 0  # a wild book that may grow holds every wild card to spare
     apart = range(3, min(size - 1, rest) + 1) if rules.wild_books else range(0)
-    return any(held >> (rest - alone) & 1 for alone in (0, *apart))
+    return any(found >> (rest - alone) & 1 for alone in (0, *apart))
+
+
+# The most shares of clean and dirty books among the classes tried ((clean + 1) * (dirty + 1)):
+# up to six of each, a few milliseconds at the most.
+_SHARES = 49
 
 
 @lru_cache(maxsize=256)

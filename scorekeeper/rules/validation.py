@@ -145,6 +145,34 @@ _BESIDE_SPARE = NP_(
 # What is left besides the clean and wild books, each with its own plural.
 _NATURALS_LEFT = NP_("%(count)d natural card", "%(count)d natural cards")
 _WILDS_LEFT = NP_("%(count)d wild card", "%(count)d wild cards")
+# Melded cards that fit the books and melds with every rank pooled, but not one rank at a
+# time: by (clean or dirty books reported, wild books reported).
+_RANKS_TEXT = {
+    (False, False): N_(
+        "%(team)s's melded cards cannot be laid out in melds: with no clean or dirty book, "
+        "each rank's natural cards make one meld at the most, of 3 to %(largest)d cards with "
+        "its wild cards (all aces are one rank), and %(naturals)s and %(wilds)s make no such "
+        "melds."
+    ),
+    (False, True): N_(
+        "%(team)s's melded cards cannot be laid out in melds: with no clean or dirty book, "
+        "each rank's natural cards make one meld at the most, of 3 to %(largest)d cards with "
+        "its wild cards (all aces are one rank), and %(naturals)s and %(wilds)s besides its "
+        "wild books make no such melds."
+    ),
+    (True, False): N_(
+        "%(team)s's melded cards cannot be laid out in books and melds of one rank each: "
+        "beside its books, each rank's natural cards make one unfinished meld at the most, "
+        "of 3 to %(largest)d cards with its wild cards (all aces are one rank), and "
+        "%(naturals)s and %(wilds)s make no such books and melds."
+    ),
+    (True, True): N_(
+        "%(team)s's melded cards cannot be laid out in books and melds of one rank each: "
+        "beside its books, each rank's natural cards make one unfinished meld at the most, "
+        "of 3 to %(largest)d cards with its wild cards (all aces are one rank), and "
+        "%(naturals)s and %(wilds)s besides its wild books make no such books and melds."
+    ),
+}
 # The same limits, as the end of a sentence.
 _WILD_RULE_TEXT = {
     WildLimit.TWICE_AS_MANY_NATURALS: N_(
@@ -920,35 +948,25 @@ class _Checker:
                 largest=size - 1,
                 rule=Phrase(_WILD_RULE_TEXT[rules.wild_limit], {"least": rules.min_naturals}),
             )
-        elif not clean + dirty and not self.ranks_lay_out(team):
+        elif not self.ranks_lay_out(team):
             self.fail(
                 i,
                 "melded",
-                N_(
-                    "%(team)s's melded cards cannot be laid out in melds: with no clean or "
-                    "dirty book, each rank's natural cards make one meld at the most, of 3 to "
-                    "%(largest)d cards with its wild cards (all aces are one rank), and "
-                    "%(naturals)s and %(wilds)s besides its wild books make no such melds."
-                )
-                if wild
-                else N_(
-                    "%(team)s's melded cards cannot be laid out in melds: with no clean or "
-                    "dirty book, each rank's natural cards make one meld at the most, of 3 to "
-                    "%(largest)d cards with its wild cards (all aces are one rank), and "
-                    "%(naturals)s and %(wilds)s make no such melds."
-                ),
+                _RANKS_TEXT[(bool(clean + dirty), bool(wild))],
                 naturals=Phrase(_NATURALS_LEFT, {"count": naturals}),
                 wilds=Phrase(_WILDS_LEFT, {"count": wilds - size * wild}),
                 largest=size - 1,
             )
 
     def ranks_lay_out(self, team: TeamTally) -> bool:
-        """Whether the natural cards of a team with no clean or dirty book, counted by class
-        (aces are one rank, 8 to king six, 4 to 7 four), make one meld a rank at the most
-        with its wild cards (see :func:`layout.ranks_lay_out`)."""
+        """Whether a team's natural cards, counted by class (aces are one rank, 8 to king
+        six, 4 to 7 four), make its books one rank each and one unfinished meld a rank at
+        the most with its wild cards (see :func:`layout.ranks_lay_out`)."""
         classes = [(team.melded.count(card), PER_DECK[card] // SUITS) for card in NATURAL_CLASSES]
         wilds = sum(team.melded.count(card) for card in WILD_CLASSES)
-        return ranks_lay_out(self.rules, classes, team.wild_books, wilds)
+        return ranks_lay_out(
+            self.rules, classes, team.clean_books, team.dirty_books, team.wild_books, wilds
+        )
 
     def unfinished_melds_hold_the_rest(self, i: int, team: TeamTally) -> bool:
         """A team has one unfinished meld of a rank at the most (seeds 000, 001, 003), of

@@ -258,29 +258,39 @@ RANK_CLASS = tuple(at for at, (_, ranks) in enumerate(RANKS) for _ in range(rank
 
 
 def by_rank_reference(rules: RuleSet):
-    """With no clean or dirty book, every natural card is in a meld that is not a book,
-    one of a rank at the most: tried rank by rank, each with no meld or any meld."""
+    """Every natural card in a book or in a meld that is not a book, one unfinished meld of
+    a rank at the most: tried rank by rank, each with its books (clean, and dirty ones one
+    at a time with their wild cards) and no meld or any meld. Books of exactly their size."""
     size = rules.book_size
     natural_melds = [(n, w) for n, w in melds_beside_books(rules) if n]
+    dirty_shapes = book_shapes(rules, "dirty", grows=False)
 
     @cache
-    def place(rank: int, left: tuple[int, ...], w: int, wild: int) -> bool:
+    def place(rank: int, left: tuple[int, ...], w: int, clean: int, dirty: int, wild: int) -> bool:
         if rank == len(RANK_CLASS):
-            if any(left):
+            if any(left) or clean or dirty:
                 return False
             rest = w - size * wild
             if rest == 0 or (rules.books_may_grow and wild and rest > 0):
                 return True
             return rules.wild_books and 3 <= rest < size
         at = RANK_CLASS[rank]
-        if place(rank + 1, left, w, wild):
+
+        def less(n: int) -> tuple[int, ...]:
+            return (*left[:at], left[at] - n, *left[at + 1 :])
+
+        # A book of this rank, then the rank again (a rank may have several books).
+        if clean and left[at] >= size and place(rank, less(size), w, clean - 1, dirty, wild):
             return True
-        for n, mw in natural_melds:
-            if n <= left[at] and mw <= w:
-                fewer = (*left[:at], left[at] - n, *left[at + 1 :])
-                if place(rank + 1, fewer, w - mw, wild):
-                    return True
-        return False
+        if dirty and any(
+            n <= left[at] and bw <= w and place(rank, less(n), w - bw, clean, dirty - 1, wild)
+            for n, bw in dirty_shapes
+        ):
+            return True
+        return place(rank + 1, left, w, clean, dirty, wild) or any(
+            n <= left[at] and mw <= w and place(rank + 1, less(n), w - mw, clean, dirty, wild)
+            for n, mw in natural_melds
+        )
 
     return place
 
@@ -289,15 +299,36 @@ def by_rank_reference(rules: RuleSet):
 def test_melds_one_a_rank_agree_with_trying_every_rank(rules_id: str) -> None:
     rules = rules_named(rules_id)
     place = by_rank_reference(rules)
+    size = rules.book_size
     disagree = []
-    for wild in (0, 1) if rules.wild_books else (0,):
-        for aces, high, low in itertools.product(range(8), range(14), range(8)):
-            for wilds in range(rules.book_size * wild, rules.book_size * wild + 9):
+    # Where books may grow, natural cards to spare join a book of their rank: not judged.
+    books = [(0, 0)] if rules.books_may_grow else [(0, 0), (1, 0), (0, 1), (1, 1)]
+    # Wild books beside no other book (the rank-by-rank trial grows fast with books).
+    wild_books = (0, 1) if rules.wild_books else (0,)
+    for (clean, dirty), wild in itertools.product(books, wild_books):
+        extra = size * (clean + dirty)
+        if extra and wild:
+            continue
+        for aces, high, low in itertools.product(
+            range(0, 8 + extra, step := 3 if extra else 1),
+            range(0, 14 + extra, step),
+            range(0, 8 + extra, step),
+        ):
+            for wilds in range(size * wild + dirty, size * wild + dirty + (4 if extra else 6)):
                 classes = [(aces, 1), (high, 6), (low, 4)]
-                answer = ranks_lay_out(rules, classes, wild, wilds)
-                if answer != place(0, (aces, high, low), wilds, wild):
-                    disagree.append((wild, aces, high, low, wilds, answer))
+                answer = ranks_lay_out(rules, classes, clean, dirty, wild, wilds)
+                expected = place(0, (aces, high, low), wilds, clean, dirty, wild)
+                if answer != expected:
+                    disagree.append((clean, dirty, wild, aces, high, low, wilds, answer))
     assert disagree == []
+
+
+def test_books_that_may_grow_are_not_judged_rank_by_rank() -> None:
+    # Natural cards to spare may join a book of their rank, which counts by class do not
+    # tell: the ranks are judged only where no clean or dirty book is reported.
+    saskatchewan = PRESETS["saskatchewan"]
+    assert ranks_lay_out(saskatchewan, [(6, 1), (7, 6), (0, 4)], 1, 0, 0, 1)
+    assert not ranks_lay_out(saskatchewan, [(6, 1), (0, 6), (0, 4)], 0, 0, 0, 1)
 
 
 def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
@@ -323,6 +354,21 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
     # With a dirty book reported, the six aces and the 2 are that book.
     booked = TeamTally(dirty_books=1, melded=cards(aces=6, twos=1), left=Cards(points=300))
     assert validate_deal(standard, 1, [out, booked], None, [1, 1]) == []
+    # A clean book of kings beside them leaves them as they were.
+    kings = replace(
+        booked, dirty_books=0, clean_books=1, melded=cards(aces=6, twos=1, eights_to_kings=7)
+    )
+    assert [p.message for p in validate_deal(standard, 1, [out, kings], None, [1, 1])] == [
+        "Team B's melded cards cannot be laid out in books and melds of one rank each: beside "
+        "its books, each rank's natural cards make one unfinished meld at the most, of 3 to 6 "
+        "cards with its wild cards (all aces are one rank), and 13 natural cards and 1 wild "
+        "card make no such books and melds."
+    ]
+    # Thirteen aces are a clean book of them and six in a meld, with room for no 2 but a 2
+    # in a second book: A A A A A A A and A A A A A A 2.
+    aces_13 = replace(kings, melded=cards(aces=13, twos=1))
+    assert len(validate_deal(standard, 1, [out, aces_13], None, [1, 1])) == 1
+    assert validate_deal(standard, 1, [out, replace(aces_13, dirty_books=1)], None, [1, 1]) == []
     # Two aces and two eights need a wild card each: one is not enough for both.
     pairs = TeamTally(melded=cards(aces=2, eights_to_kings=2, twos=1), left=Cards(points=300))
     assert [p.message for p in validate_deal(standard, 1, [out, pairs], None, [1, 1])] == [
