@@ -1,14 +1,15 @@
 """Whether melded cards, counted by class, can be a team's books and melds.
 
-Ranks aside (with five or more decks every rank has cards to spare), the question is one of
-numbers: the natural and wild cards must fill the books the team reports and leave only melds
-of three cards up to one short of a book, each keeping the rules' wild-card limit, and at most
-one unfinished meld of wild cards where wild books exist.
+In :func:`lays_out`, ranks aside (with five or more decks every rank has cards to spare), the
+question is one of numbers: the natural and wild cards must fill the books the team reports
+and leave only melds of three cards up to one short of a book, each keeping the rules'
+wild-card limit, and at most one unfinished meld of wild cards where wild books exist.
 
 Where books may grow, extra natural cards can join any clean or dirty book (a natural card
 never breaks a wild-card limit), extra wild cards any wild book, and each dirty book needs at
 the least the natural cards its own wild cards ask for. The answer agrees with trying every
-layout one meld at a time (``tests/rules/test_rules_layout.py``).
+layout one meld at a time (``tests/rules/test_rules_layout.py``). :func:`ranks_lay_out` then
+narrows its answer rank by rank, and agrees with trying every rank.
 """
 
 from __future__ import annotations
@@ -170,15 +171,17 @@ def ranks_lay_out(
     # beside them with exactly x wild cards among them.
     held = {(0, 0): 1}
     for naturals, ranks in classes:
+        melds = _rank_melds(rules, ranks)
         shares: dict[tuple[int, int], int] = {}
         for k in range(clean + 1):
             for j in range(dirty + 1):
                 mask = 0
-                # j dirty books hold j to j * most wild cards, a book's worth of cards each.
-                for in_books in range(j, j * most + 1) if j else (0,):
-                    left = naturals - size * (k + j) + in_books
-                    if left >= 0 and in_books <= rest:
-                        mask |= _rank_melds(rules, left, ranks) << in_books
+                # j dirty books hold j to j * most wild cards, a book's worth of cards each;
+                # the natural cards left are the melds', up to len(melds) - 1 of them.
+                booked = size * (k + j) - naturals
+                fewest = max(j, booked, 0)
+                for in_books in range(fewest, min(j * most, rest, booked + len(melds) - 1) + 1):
+                    mask |= melds[in_books - booked] << in_books
                 if mask & keep:
                     shares[(k, j)] = mask & keep
         grown: dict[tuple[int, int], int] = {}
@@ -194,31 +197,31 @@ def ranks_lay_out(
     return any(found >> (rest - alone) & 1 for alone in (0, *apart))
 
 
-# The most shares of clean and dirty books among the classes tried ((clean + 1) * (dirty + 1)):
-# up to six of each, a few milliseconds at the most.
+# The most shares of clean and dirty books among the classes tried, (clean + 1) * (dirty + 1):
+# six clean and six dirty books, or 48 of one kind; a few milliseconds at the most.
 _SHARES = 49
 
 
-@lru_cache(maxsize=256)
-def _rank_melds(rules: RuleSet, naturals: int, ranks: int) -> int:
-    """A bit mask of the wild cards ``naturals`` natural cards of one class can hold in
-    melds that are not books, one a rank at the most among its ``ranks`` ranks."""
+@lru_cache(maxsize=64)
+def _rank_melds(rules: RuleSet, ranks: int) -> tuple[int, ...]:
+    """For 0 … as many natural cards as the melds of ``ranks`` ranks hold (one a rank at the
+    most, each one short of a book), a bit mask of the wild cards those melds can hold beside
+    exactly that many natural cards of one class: past them, none (the rest is in books)."""
     shapes = _shapes(rules)
+    most = ranks * (rules.book_size - 1)
     # by_naturals[n]: wild cards melds so far can hold beside exactly n natural cards.
-    by_naturals = [1] + [0] * naturals
-    found = by_naturals[naturals]
+    by_naturals = [1] + [0] * most
     for _ in range(ranks):
         grown = list(by_naturals)  # a rank may have no meld
         for n, mask in enumerate(by_naturals):
             if mask:
                 for a, w in shapes:
-                    if n + a <= naturals:
+                    if n + a <= most:
                         grown[n + a] |= mask << w
         if grown == by_naturals:
             break
         by_naturals = grown
-        found |= by_naturals[naturals]
-    return found
+    return tuple(by_naturals)
 
 
 def _sums(first: int, second: int) -> int:

@@ -265,6 +265,38 @@ def test_an_older_export_with_books_the_2s_and_ranks_cannot_hold_imports_whole(
         assert stored.deals[0].results[0].clean_books == 9
 
 
+def test_an_older_export_with_melds_no_rank_can_make_imports_whole(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    # Until 2026-12-07 three aces and one eight melded with no book were accepted (the eight
+    # is no meld, ranks apart): a club's older file still imports, deal and all.
+    document = export(app)
+    game = next(g for g in document["games"] if g["deals"] and not g["corrections"])
+    entry = game["deals"][0]["teams"][0]
+    melded = {"aces": 3, "eights_to_kings": 1}
+    entry.update(clean_books=0, dirty_books=0, wild_books=0, melded=melded, went_out=False)
+    entry["opening_meld"] = None
+    for deal in game["deals"]:
+        for team in deal["teams"]:
+            team.pop("score", None)
+    game.pop("totals", None)
+    rules = rulesets.resolve(game["ruleset"]) if isinstance(game["ruleset"], str) else None
+    if rules is None:
+        rules = RuleSet.from_dict(game["ruleset"])
+    tallies = [read_team(t, i) for i, t in enumerate(game["deals"][0]["teams"])]
+    assert validate_deal(rules, 1, tallies, game["decks"])  # refused when entered today
+
+    summary = import_into(other, document)
+
+    assert summary.imported.games == len(document["games"])
+    with other.app_context():
+        stored = db.session.scalar(db.select(Game).filter_by(uid=game["uid"]))
+        assert stored is not None
+        counts = stored.deals[0].results[0].melded_counts
+        assert counts is not None
+        assert {card: n for card, n in counts.items() if n} == melded
+
+
 def test_importing_into_a_database_with_its_own_games_keeps_them(
     app: Flask, season: Season, other: Flask
 ) -> None:

@@ -386,3 +386,23 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
         )
         == []
     )
+
+
+def test_many_books_and_cards_are_judged_in_bounded_work() -> None:
+    # 24 dirty books of eights to kings, each five naturals and two 2s: one rank may hold
+    # many books. Judged with every share of the books among the classes (25 shares).
+    standard = PRESETS["standard"]
+    assert ranks_lay_out(standard, [(0, 1), (120, 6), (0, 4)], 0, 24, 0, 48)
+    # A house rule of 13-card books and a wild card beside a single natural: 390 natural
+    # cards cannot be 24 dirty books and a meld of each rank at the most.
+    wide = PRESETS["eleven-card"].derive({"min_naturals": 1, "book_size": 13}, id="wide", name="w")
+    assert not ranks_lay_out(wide, [(40, 1), (200, 6), (150, 4)], 0, 24, 0, 100)
+
+
+def test_books_of_three_or_four_are_not_judged_rank_by_rank() -> None:
+    # Their melds beside books (none, or of 3 cards) are not what the messages say.
+    small = PRESETS["no-wild-books"].derive({"book_size": 3}, id="threes", name="threes")
+    out = TeamTally(clean_books=2, dirty_books=2, melded=Cards(points=300), went_out=True)
+    team = TeamTally(clean_books=1, melded=cards(aces=1, eights_to_kings=2), left=Cards(points=50))
+    messages = [p.message for p in validate_deal(small, 1, [out, team], None, [1, 1])]
+    assert not any("rank" in message for message in messages)
