@@ -15,7 +15,7 @@ from flask import Flask
 from standings_support import OUT_STD, Season
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, HouseRules, Player
+from scorekeeper.models import DealResult, Game, HouseRules, Player
 from scorekeeper.rules import Cards, RuleSet, TeamTally, read_team, validate_deal
 from scorekeeper.services import exchange, games, players, rulesets
 from scorekeeper.services.errors import Invalid
@@ -236,16 +236,14 @@ def test_names_alike_but_for_a_line_break_import_whole(
     assert {"Ann\nLee", "Ann Lee"} <= names
 
 
-def test_an_older_export_with_books_the_2s_and_ranks_cannot_hold_imports_whole(
-    app: Flask, season: Season, other: Flask
-) -> None:
-    # Until 2026-12-04 nine clean books entered as 315 points were accepted (eight at most
-    # can be of 4s to 7s): a club's older file still imports, deal and all.
+def imported_older_deal(app: Flask, other: Flask, **entry: Any) -> DealResult:
+    """An export whose first team of a game's first deal says ``entry`` (refused when entered
+    today, accepted by an earlier version), imported whole: that team's stored result."""
     document = export(app)
     game = next(g for g in document["games"] if g["deals"] and not g["corrections"])
-    entry = game["deals"][0]["teams"][0]
-    entry.update(clean_books=9, dirty_books=0, wild_books=0, melded=315, went_out=False)
-    entry["opening_meld"] = None
+    first = game["deals"][0]["teams"][0]
+    first.update({"clean_books": 0, "dirty_books": 0, "wild_books": 0, "went_out": False, **entry})
+    first["opening_meld"] = None
     for deal in game["deals"]:
         for team in deal["teams"]:
             team.pop("score", None)
@@ -262,7 +260,17 @@ def test_an_older_export_with_books_the_2s_and_ranks_cannot_hold_imports_whole(
     with other.app_context():
         stored = db.session.scalar(db.select(Game).filter_by(uid=game["uid"]))
         assert stored is not None
-        assert stored.deals[0].results[0].clean_books == 9
+        result: DealResult = stored.deals[0].results[0]
+        db.session.expunge(result)
+    return result
+
+
+def test_an_older_export_with_books_the_2s_and_ranks_cannot_hold_imports_whole(
+    app: Flask, season: Season, other: Flask
+) -> None:
+    # Until 2026-12-04 nine clean books entered as 315 points were accepted (eight at most
+    # can be of 4s to 7s): a club's older file still imports, deal and all.
+    assert imported_older_deal(app, other, clean_books=9, melded=315).clean_books == 9
 
 
 def test_an_older_export_with_melds_no_rank_can_make_imports_whole(
@@ -270,31 +278,10 @@ def test_an_older_export_with_melds_no_rank_can_make_imports_whole(
 ) -> None:
     # Until 2026-12-07 three aces and one eight melded with no book were accepted (the eight
     # is no meld, ranks apart): a club's older file still imports, deal and all.
-    document = export(app)
-    game = next(g for g in document["games"] if g["deals"] and not g["corrections"])
-    entry = game["deals"][0]["teams"][0]
     melded = {"aces": 3, "eights_to_kings": 1}
-    entry.update(clean_books=0, dirty_books=0, wild_books=0, melded=melded, went_out=False)
-    entry["opening_meld"] = None
-    for deal in game["deals"]:
-        for team in deal["teams"]:
-            team.pop("score", None)
-    game.pop("totals", None)
-    rules = rulesets.resolve(game["ruleset"]) if isinstance(game["ruleset"], str) else None
-    if rules is None:
-        rules = RuleSet.from_dict(game["ruleset"])
-    tallies = [read_team(t, i) for i, t in enumerate(game["deals"][0]["teams"])]
-    assert validate_deal(rules, 1, tallies, game["decks"])  # refused when entered today
-
-    summary = import_into(other, document)
-
-    assert summary.imported.games == len(document["games"])
-    with other.app_context():
-        stored = db.session.scalar(db.select(Game).filter_by(uid=game["uid"]))
-        assert stored is not None
-        counts = stored.deals[0].results[0].melded_counts
-        assert counts is not None
-        assert {card: n for card, n in counts.items() if n} == melded
+    counts = imported_older_deal(app, other, melded=melded).melded_counts
+    assert counts is not None
+    assert {card: n for card, n in counts.items() if n} == melded
 
 
 def test_importing_into_a_database_with_its_own_games_keeps_them(
