@@ -948,7 +948,7 @@ class _Checker:
                 largest=size - 1,
                 rule=Phrase(_WILD_RULE_TEXT[rules.wild_limit], {"least": rules.min_naturals}),
             )
-        elif self.scarcity and size > 4 and not self.ranks_lay_out(team):
+        elif self.scarcity and size > 4 and not self.ranks_lay_out(team, wilds):
             # Not on import: a club's export from before this check still imports whole. Nor
             # with books of 3 or 4 cards, whose melds beside them the messages do not name.
             self.fail(
@@ -960,12 +960,11 @@ class _Checker:
                 largest=size - 1,
             )
 
-    def ranks_lay_out(self, team: TeamTally) -> bool:
+    def ranks_lay_out(self, team: TeamTally, wilds: int) -> bool:
         """Whether a team's natural cards, counted by class (aces are one rank, 8 to king
         six, 4 to 7 four), make its books one rank each and one unfinished meld a rank at
-        the most with its wild cards (see :func:`layout.ranks_lay_out`)."""
+        the most with its ``wilds`` wild cards (see :func:`layout.ranks_lay_out`)."""
         classes = [(team.melded.count(card), PER_DECK[card] // SUITS) for card in NATURAL_CLASSES]
-        wilds = sum(team.melded.count(card) for card in WILD_CLASSES)
         return ranks_lay_out(
             self.rules, classes, team.clean_books, team.dirty_books, team.wild_books, wilds
         )
