@@ -512,6 +512,7 @@ def test_going_back_after_a_save_brings_an_empty_form_not_the_saved_deal(
     page.locator("#t1-left").fill("100")
     page.get_by_role("button", name="Save deal 1").click()
     expect(page).to_have_url(live_server(f"/games/{game_id}#deal-1"))
+    page.wait_for_load_state("load")  # the sheet has loaded, scripts and all, before going back
 
     page.go_back()
     expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()

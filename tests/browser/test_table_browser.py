@@ -400,6 +400,7 @@ def correcting_deal_1(live_server: LiveServer, tablet: BrowserContext) -> tuple[
     page.locator("#t0-melded").fill("120")
     page.get_by_role("button", name="Save deal 1").tap()
     expect(page.locator(".standing-card")).to_contain_text("Leader")
+    page.wait_for_load_state("load")  # the game page's table.js forgets the saved draft
     page.goto(live_server(f"/games/{game_id}/deals/1/edit"))
     page.locator("#t1-melded").fill("90")
     return game_id, page
@@ -648,6 +649,7 @@ def _play(page: Page, live_server: LiveServer) -> None:
     # The keyboard (and a screen reader's cursor) starts at what went wrong.
     expect(page.locator("#form-errors")).to_be_focused()
     expect(page.locator("#t1-melded-eights_to_kings")).to_have_value("7")
+    expect(page.locator("button.step").first).to_be_visible()  # table.js has run too
     # Fixed: nobody went out.
     page.locator('label[for="went_out-none"]').tap()
     page.locator("#t0-melded").fill("200")
