@@ -8,6 +8,7 @@ cards and for books that may grow alike.
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import replace
 from functools import cache
 
@@ -321,6 +322,38 @@ def test_melds_one_a_rank_agree_with_trying_every_rank(rules_id: str) -> None:
                 if answer != expected:
                     disagree.append((clean, dirty, wild, aces, high, low, wilds, answer))
     assert disagree == []
+
+
+@pytest.mark.parametrize(
+    "rules_id",  # where books may grow, only deals without clean or dirty books are judged
+    [r for r in [*sorted(PRESETS), *HOUSE] if not rules_named(r).books_may_grow],
+)
+def test_melds_one_a_rank_agree_with_the_reference_for_several_books(rules_id: str) -> None:
+    """Where the trial above steps by 3 or stops at one book of each kind: two books of a
+    kind, wild books beside clean and dirty ones, any count of natural cards, in a fixed
+    sample (the same every run; the reference's work grows fast with books)."""
+    rules = rules_named(rules_id)
+    place = by_rank_reference(rules)
+    size = rules.book_size
+    sample = random.Random(f"ranks-{rules_id}")
+    disagree = []
+    outcomes = set()
+    for _ in range(40):
+        clean, dirty = sample.choice([(2, 0), (0, 2), (1, 1), (1, 0), (0, 1)])
+        wild = sample.randint(0, 1) if rules.wild_books else 0
+        extra = size * (clean + dirty)
+        aces = sample.randint(0, 7 + extra)
+        high = sample.randint(0, 13 + extra)
+        low = sample.randint(0, 7 + extra)
+        wilds = size * wild + dirty + sample.randint(0, 5)
+        classes = [(aces, 1), (high, 6), (low, 4)]
+        answer = ranks_lay_out(rules, classes, clean, dirty, wild, wilds)
+        expected = place(0, (aces, high, low), wilds, clean, dirty, wild)
+        outcomes.add(expected)
+        if answer != expected:
+            disagree.append((clean, dirty, wild, aces, high, low, wilds, answer))
+    assert disagree == []
+    assert outcomes == {True, False}  # the sample holds deals that lay out and some that do not
 
 
 def test_books_that_may_grow_are_not_judged_rank_by_rank() -> None:
