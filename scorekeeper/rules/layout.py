@@ -202,13 +202,19 @@ def ranks_lay_out(
 _SHARES = 49
 
 
+def meld_room(rules: RuleSet, ranks: int) -> int:
+    """The most natural cards a class of ``ranks`` ranks holds outside books: one unfinished
+    meld a rank at the most (seeds 000, 001, 003), each one card short of a book."""
+    return ranks * (rules.book_size - 1)
+
+
 @lru_cache(maxsize=64)
 def _rank_melds(rules: RuleSet, ranks: int) -> tuple[int, ...]:
     """For 0 … as many natural cards as the melds of ``ranks`` ranks hold (one a rank at the
     most, each one short of a book), a bit mask of the wild cards those melds can hold beside
     exactly that many natural cards of one class: past them, none (the rest is in books)."""
     shapes = _shapes(rules)
-    most = ranks * (rules.book_size - 1)
+    most = meld_room(rules, ranks)
     # by_naturals[n]: wild cards melds so far can hold beside exactly n natural cards.
     by_naturals = [1] + [0] * most
     for _ in range(ranks):

@@ -23,7 +23,7 @@ from .cards import (
     red_threes_in_play,
 )
 from .i18n import N_, NP_, Phrase, Template
-from .layout import lays_out, ranks_lay_out
+from .layout import lays_out, meld_room, ranks_lay_out
 from .problems import Problem
 from .ruleset import BookCount, BookKind, PlayStyle, RuleSet, WildLimit
 from .tally import TeamTally
@@ -295,6 +295,12 @@ def team_phrase(team: TeamTally, index: int) -> str | Phrase:
     return Phrase(N_("Team %(letter)s"), {"letter": letter})
 
 
+def _classes(team: TeamTally) -> list[tuple[int, int]]:
+    """For each of :data:`NATURAL_CLASSES`, the cards the team melded and the ranks the class
+    has (aces are one rank, 8 to king six, 4 to 7 four)."""
+    return [(team.melded.count(card), PER_DECK[card] // SUITS) for card in NATURAL_CLASSES]
+
+
 def default_decks(rules: RuleSet, teams: int) -> int:
     return rules.decks_for(teams * rules.default_team_size())
 
@@ -385,8 +391,7 @@ class _Checker:
             return  # too few natural cards for the books at all: counted_melds says so
         # (clean, dirty) books placed so far in the classes seen.
         placed = {(0, 0)}
-        for card in NATURAL_CLASSES:
-            ranks, cards = PER_DECK[card] // SUITS, team.melded.count(card)
+        for cards, ranks in _classes(team):
             placed = {
                 (c + here, d + there)
                 for c, d in placed
@@ -961,12 +966,11 @@ class _Checker:
             )
 
     def ranks_lay_out(self, team: TeamTally, wilds: int) -> bool:
-        """Whether a team's natural cards, counted by class (aces are one rank, 8 to king
-        six, 4 to 7 four), make its books one rank each and one unfinished meld a rank at
-        the most with its ``wilds`` wild cards (see :func:`layout.ranks_lay_out`)."""
-        classes = [(team.melded.count(card), PER_DECK[card] // SUITS) for card in NATURAL_CLASSES]
+        """Whether a team's natural cards, counted by class (:func:`_classes`), make its
+        books one rank each and one unfinished meld a rank at the most with its ``wilds``
+        wild cards (see :func:`layout.ranks_lay_out`)."""
         return ranks_lay_out(
-            self.rules, classes, team.clean_books, team.dirty_books, team.wild_books, wilds
+            self.rules, _classes(team), team.clean_books, team.dirty_books, team.wild_books, wilds
         )
 
     def unfinished_melds_hold_the_rest(self, i: int, team: TeamTally) -> bool:
@@ -975,10 +979,7 @@ class _Checker:
         rank: seven aces with no book cannot be. False (and said) when the books cannot hold
         what the unfinished melds cannot."""
         size = self.rules.book_size
-        must = sum(
-            max(0, team.melded.count(card) - (PER_DECK[card] // SUITS) * (size - 1))
-            for card in NATURAL_CLASSES
-        )
+        must = sum(max(0, cards - meld_room(self.rules, ranks)) for cards, ranks in _classes(team))
         clean, dirty = team.clean_books, team.dirty_books
         if not must or (self.rules.books_may_grow and clean + dirty):
             return True  # books that may grow take any natural card to spare
