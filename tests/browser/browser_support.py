@@ -12,6 +12,7 @@ from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from database_support import database_url
 from flask import Flask
+from playwright.sync_api import Page, expect
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from scorekeeper import create_app
@@ -60,6 +61,13 @@ class LiveServer:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=5)
+
+
+def table_js_ran(page: Page) -> None:
+    """Wait until a deal form's ``table.js`` has run: it adds the counters' step buttons. A
+    deferred script, it may run after Playwright's click or tap has returned, and a tap or a
+    link before it meets the page as it is without JavaScript."""
+    expect(page.locator("button.step").first).to_be_visible()
 
 
 def going_out() -> TeamTally:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import VIEWPORTS, LiveServer
+from browser_support import VIEWPORTS, LiveServer, table_js_ran
 from playwright.sync_api import Browser, Page, expect
 from test_table_browser import follow, new_game
 
@@ -78,7 +78,7 @@ def test_tabbing_never_hides_a_field_under_the_score_bar(
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
     bar = page.locator("#deal-preview")
     expect(bar).to_be_visible()
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     # The cards counted by kind as well, so every control of the form is on the way.
     page.evaluate("document.querySelectorAll('#deal-form details').forEach(d => d.open = true)")
 
@@ -114,7 +114,7 @@ def test_each_step_button_names_its_team(live_server: LiveServer, page: Page) ->
         names = _step_names(page, f'.tracker-team[data-team="{i}"]')
         assert names and all(name.endswith(f", {team}") for name in names), names
     follow(page.get_by_role("link", name="Enter deal 1"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     page.evaluate("document.querySelectorAll('#deal-form details').forEach(d => d.open = true)")
 
     per_team = [_step_names(page, f"#team-{i}") for i in range(len(teams))]
@@ -167,7 +167,7 @@ def test_a_step_says_the_new_number_and_the_subtotal_is_in_its_name(
     it is; the counted cards' subtotal is part of what their summary is called."""
     game_id = new_game(live_server, ("Kit", "Oli", "Lee", "Max"))
     page.goto(live_server(f"/games/{game_id}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     more = page.locator("#team-1 button.step-up").first
     more.click()
     more.click()
@@ -190,7 +190,7 @@ def test_many_problems_leave_the_form_room(live_server: LiveServer, page: Page) 
     """An impossible deal lists a problem for every figure; the bar stays a third of the
     screen at most, and every problem can still be read by scrolling the list."""
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     page.evaluate("document.querySelectorAll('#deal-form details').forEach(d => d.open = true)")
     page.locator('label[for="went_out-1"]').tap()
     for team in (0, 1):
@@ -229,7 +229,7 @@ def test_a_refused_save_shows_what_went_wrong_clear_of_the_score_bar(
     """The server's "Nothing was saved" gets the focus; the bar, shown after it and grown
     with the deal's problems, must not cover it."""
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     page.locator('label[for="went_out-1"]').tap()
     page.locator("#t1-clean_books").fill("0")
     page.get_by_role("button", name="Save deal 1").click()
@@ -261,7 +261,7 @@ def test_counting_the_cards_opens_the_counters_and_puts_the_points_away(
     live_server: LiveServer, page: Page
 ) -> None:
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     group = page.locator("#t0-melded-group")
     counters = group.locator("details.counts")
     points = group.locator(".points-input")
@@ -298,7 +298,7 @@ def test_a_refused_count_leads_to_a_counter_in_sight(live_server: LiveServer, pa
     """Counting puts the points box away, so the summary's link for a counted total goes
     to the counter filled in, which the player can see and type in at once."""
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     group = page.locator("#t1-melded-group")
     group.get_by_label("Count the cards").check()
     page.locator("#t1-melded-fours_to_sevens").fill("1")  # one card is no meld
@@ -335,13 +335,13 @@ def test_a_problem_link_focuses_its_field_with_the_label_in_sight(
     """A link to a group (who went out) gives the focus to its first choice, not to the
     page; a link to a box shows the box's label too, not the box alone at the top."""
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     page.locator("#t1-melded").fill("5")  # a meld of one card, and nobody chosen as out
     page.get_by_role("button", name="Save deal 1").click()
     # The refused page's scripts have run (app.js focuses the summary, table.js adds the
     # steps): a link clicked before that takes the browser's own jump, not app.js's.
     expect(page.locator("#form-errors")).to_be_focused()
-    expect(page.locator("button.step").first).to_be_visible()
+    table_js_ran(page)
 
     page.locator('#form-errors a[href="#went_out"]').click()
     expect(page.locator("#went_out-0")).to_be_focused()
@@ -391,7 +391,7 @@ def test_the_bar_names_the_box_and_the_team_of_a_number_out_of_bounds(
     live_server: LiveServer, page: Page
 ) -> None:
     page.goto(live_server(f"/games/{new_game(live_server)}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     problems = page.locator("[data-problems]")
     page.locator("#t1-left").fill("-50")
     expect(problems).to_have_text(
@@ -504,7 +504,7 @@ def test_going_back_after_a_save_brings_an_empty_form_not_the_saved_deal(
     tap on Save would record it twice."""
     game_id = new_game(live_server)
     page.goto(live_server(f"/games/{game_id}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     page.locator('label[for="went_out-0"]').tap()  # fills in the books going out needs
     page.locator("#t0-melded").fill("750")
     page.locator("#t1-clean_books").fill("1")

@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser_support import SCREENSHOTS, VIEWPORTS, LiveServer
+from browser_support import SCREENSHOTS, VIEWPORTS, LiveServer, table_js_ran
 from playwright.sync_api import (
     APIResponse,
     Browser,
@@ -456,7 +456,7 @@ def test_a_saved_correction_leaves_no_copy_and_a_later_deals_copy_goes_with_the_
                 "{key}", JSON.stringify({{values: {{"t1-melded": "999"}}, at: Date.now()}}))"""
         )
     page.goto(live_server(f"/games/{game_id}/deals/new"))
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run
+    table_js_ran(page)
     assert [key for key in stale if page.evaluate(f"() => localStorage.getItem('{key}')")] == []
 
 
@@ -538,6 +538,8 @@ def test_choosing_another_team_that_went_out_takes_back_the_books_filled_in(
 
     empty = values(0)
     page.locator('label[for="went_out-0"]').tap()
+    # Checked and changed in one event: once the choice shows, table.js has answered it.
+    expect(page.locator("#went_out-0")).to_be_checked()
     required = values(0)
     assert required != empty  # going out takes books, and they were filled in
     page.locator('label[for="went_out-1"]').tap()
@@ -547,6 +549,7 @@ def test_choosing_another_team_that_went_out_takes_back_the_books_filled_in(
     # A count changed by hand since is the table's own: only the rest is taken back.
     page.locator("#t1-clean_books").fill("5")
     page.locator('label[for="went_out-none"]').tap()
+    expect(page.locator("#went_out-none")).to_be_checked()
     assert values(1) == {**empty, "clean_books": "5"}
     # The keyboard walks the choices with the arrow keys: each team it passes gets its
     # books filled in and taken back again.
@@ -649,7 +652,7 @@ def _play(page: Page, live_server: LiveServer) -> None:
     # The keyboard (and a screen reader's cursor) starts at what went wrong.
     expect(page.locator("#form-errors")).to_be_focused()
     expect(page.locator("#t1-melded-eights_to_kings")).to_have_value("7")
-    expect(page.locator("button.step").first).to_be_visible()  # table.js has run too
+    table_js_ran(page)
     # Fixed: nobody went out.
     page.locator('label[for="went_out-none"]').tap()
     page.locator("#t0-melded").fill("200")

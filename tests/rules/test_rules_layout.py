@@ -296,6 +296,18 @@ def by_rank_reference(rules: RuleSet):
     return place
 
 
+def rank_by_rank(
+    rules: RuleSet, place, books: tuple[int, int, int], naturals: tuple[int, int, int], wilds: int
+) -> tuple[bool, bool]:
+    """``ranks_lay_out``'s answer and the reference's for ``books`` (clean, dirty, wild) and
+    ``naturals`` (aces, 8 to king, 4 to 7) beside ``wilds`` wild cards."""
+    classes = [(n, ranks) for n, (_, ranks) in zip(naturals, RANKS, strict=True)]
+    return (
+        ranks_lay_out(rules, classes, *books, wilds),
+        place(0, naturals, wilds, *books),
+    )
+
+
 @pytest.mark.parametrize("rules_id", [*sorted(PRESETS), *HOUSE])
 def test_melds_one_a_rank_agree_with_trying_every_rank(rules_id: str) -> None:
     rules = rules_named(rules_id)
@@ -316,9 +328,9 @@ def test_melds_one_a_rank_agree_with_trying_every_rank(rules_id: str) -> None:
             range(0, 8 + extra, step),
         ):
             for wilds in range(size * wild + dirty, size * wild + dirty + (4 if extra else 6)):
-                classes = [(aces, 1), (high, 6), (low, 4)]
-                answer = ranks_lay_out(rules, classes, clean, dirty, wild, wilds)
-                expected = place(0, (aces, high, low), wilds, clean, dirty, wild)
+                answer, expected = rank_by_rank(
+                    rules, place, (clean, dirty, wild), (aces, high, low), wilds
+                )
                 if answer != expected:
                     disagree.append((clean, dirty, wild, aces, high, low, wilds, answer))
     assert disagree == []
@@ -346,9 +358,9 @@ def test_melds_one_a_rank_agree_with_the_reference_for_several_books(rules_id: s
         high = sample.randint(0, 13 + extra)
         low = sample.randint(0, 7 + extra)
         wilds = size * wild + dirty + sample.randint(0, 5)
-        classes = [(aces, 1), (high, 6), (low, 4)]
-        answer = ranks_lay_out(rules, classes, clean, dirty, wild, wilds)
-        expected = place(0, (aces, high, low), wilds, clean, dirty, wild)
+        answer, expected = rank_by_rank(
+            rules, place, (clean, dirty, wild), (aces, high, low), wilds
+        )
         outcomes.add(expected)
         if answer != expected:
             disagree.append((clean, dirty, wild, aces, high, low, wilds, answer))
