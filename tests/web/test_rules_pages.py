@@ -157,6 +157,20 @@ PRESET_FACTS = {
 }
 
 
+@pytest.mark.parametrize("preset_id", sorted(PRESETS))
+def test_the_card_says_where_black_threes_count(client: FlaskClient, preset_id: str) -> None:
+    """Brouillette's black 3s count -5 even melded ("altid ... selvom melded"): its card must
+    not say they count only when left, as every other preset's card does."""
+    words = text_of(client.get(f"/rules/{preset_id}").get_data(as_text=True))
+    melded = "Black 3s count against you wherever they are: melded, even in a black-three book"
+    left = "Black 3s only ever count against you when left in hand or foot."
+    assert (melded in words, left in words) == (
+        PRESETS[preset_id].black_three_books,
+        not PRESETS[preset_id].black_three_books,
+    )
+    assert preset_id.startswith("brouillette") is PRESETS[preset_id].black_three_books
+
+
 def test_the_partner_version_of_brouillette_has_no_table_of_five(client: FlaskClient) -> None:
     words = text_of(client.get("/rules/brouillette-partners").get_data(as_text=True))
     assert "5 players" not in words
