@@ -131,8 +131,9 @@ def test_a_long_name_of_a_special_book_wraps_in_its_row(app: Flask, client: Flas
         save_pngs(pdf, f"blank-long-book-name-{teams}-{paper}")
         assert info(pdf)["Pages"] == "1"
         assert clashes(pdf) == []
-        # Four deal blocks and the rules card each print the whole name.
-        assert sum(len(run) for run in re.findall(r"B{3,}", reading(pdf))) == 5 * 80
+        # Four deal blocks and the rules card each print the whole name. A line may end its
+        # part with two Bs ("BB"): a word's capital B alone is the only shorter run.
+        assert sum(len(run) for run in re.findall(r"B{2,}", reading(pdf))) == 5 * 80
 
 
 def _seven_players_catching_red_threes(
