@@ -106,7 +106,7 @@ SIMPSON = RuleSet(
     description=N_(
         "Every player alone, 11 cards in hand and foot; red threes are discarded at once and "
         "cost 500 each when caught; no wild books; books of seven or more; drawing exactly "
-        "22 cards at the deal earns 100."
+        "22 cards in the first grab at the deal earns 100."
     ),
     source="003 (da), Steve Simpson",
     play_style=PlayStyle.INDIVIDUALS,

@@ -138,6 +138,8 @@ class NumberInput:
     low: int
     high: int
     hint: str = ""
+    # A card counter's points a card, as the subtotal of the cards counted adds them.
+    value: int | None = None
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,10 @@ class FormTexts:
     cards: dict[CardClass, str]
     points: str
     each: str  # "%(points)d each", filled in for each card class
-    hidden: str
+    hidden: str  # red threes caught, where they are laid at once
+    held: str  # red threes caught, where they are discarded
+    black_melded: str  # "%(points)s": melded black 3s, taken off apart from the rest
+    black_points: str  # the melded points, where black-three books take their black 3s off
     opening: str
     opening_alone: str  # for a player alone
     exact: str  # "%(cards)d" and "%(bonus)d" filled in from the rules
@@ -197,10 +202,18 @@ class FormTexts:
             points=word(N_("Points")),
             each=word(N_("%(points)d each")),
             hidden=word(N_("Still hidden in a foot never picked up.")),
+            held=word(
+                N_("Every red three still held when the deal ends, in the hand or in a foot.")
+            ),
+            black_melded=word(N_("%(points)s each, taken off apart from the points counted.")),
+            black_points=word(N_("Without the black 3s: each black-three book takes off its own.")),
             opening=word(N_("Optional: the points of the team's first meld.")),
             opening_alone=word(N_("Optional: the points of the player's first meld.")),
             exact=word(
-                N_("Players who picked up exactly %(cards)d cards at the deal: +%(bonus)d each.")
+                N_(
+                    "Players who picked up exactly %(cards)d cards in their first grab at the "
+                    "deal: +%(bonus)d each."
+                )
             ),
         )
 
@@ -224,7 +237,9 @@ def team_inputs(
     threes = []
     if rules.red_threes_laid:
         threes.append(number("red_threes"))
-    threes.append(number("red_threes_caught", texts.hidden))
+    threes.append(
+        number("red_threes_caught", texts.hidden if rules.red_threes_laid else texts.held)
+    )
     cards = []
     for entry in CARD_ENTRIES:
         classes = [
@@ -233,22 +248,33 @@ def team_inputs(
             # Black threes are melded only in black-three books.
             if entry == "left" or card is not CardClass.BLACK_THREES or rules.black_three_books
         ]
+        # Melded black 3s count against the team, apart from the melded points: those leave
+        # them out, each black-three book taking its own off (scoring.melded_black_threes).
+        apart = entry == "melded" and rules.black_three_books and rules.card_values.black_threes
+        counts = []
+        for card in classes:
+            counter = _input(
+                index,
+                f"{entry}.{card.value}",
+                texts.cards[card],
+                "cards",
+                texts.each % {"points": rules.card_values.of(card)},
+            )
+            if apart and card is CardClass.BLACK_THREES:
+                off = rules_text.signed(-rules.card_values.black_threes)
+                counter = replace(counter, hint=texts.black_melded % {"points": off}, value=0)
+            else:
+                counter = replace(counter, value=rules.card_values.of(card))
+            counts.append(counter)
         cards.append(
             CardEntry(
                 entry=entry,
                 label=labels[entry],
                 mode=mode_name(index, entry),
-                points=_input(index, entry, texts.points, "points"),
-                counts=[
-                    _input(
-                        index,
-                        f"{entry}.{card.value}",
-                        texts.cards[card],
-                        "cards",
-                        texts.each % {"points": rules.card_values.of(card)},
-                    )
-                    for card in classes
-                ],
+                points=_input(
+                    index, entry, texts.points, "points", texts.black_points if apart else ""
+                ),
+                counts=counts,
             )
         )
     extras = [number("opening_meld", texts.opening_alone if len(players) == 1 else texts.opening)]

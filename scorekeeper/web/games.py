@@ -315,7 +315,6 @@ def _render_deal(
                 )
                 if count
             },
-            card_points={card.value: rules.card_values.of(card) for card in CardClass},
             # How many black-three books stand for clean books going out needs.
             black_three_counted=rules.most_black_three_books,
         ),

@@ -378,7 +378,7 @@ def red_threes_phrase(rules: RuleSet) -> str:
         )
     return _(
         "discarded at once, never laid; %(penalty)s each when caught "
-        "(still hidden when the deal ends)",
+        "(still held when the deal ends, in the hand or in a foot)",
         penalty=penalty,
     )
 
@@ -386,15 +386,20 @@ def red_threes_phrase(rules: RuleSet) -> str:
 def going_out_phrases(rules: RuleSet) -> list[str]:
     """The going-out bonus and every condition besides the books (those differ per deal)."""
     phrases = [_("Going out earns %(bonus)s.", bonus=signed(rules.going_out_bonus))]
-    if rules.partner_in_foot_to_go_out:
-        phrases.append(_("Your partner must have picked up their foot first."))
-    if rules.permission_to_go_out:
+    # Nobody has a partner where every player plays alone, whatever house rules kept ticked.
+    partners = rules.play_style is PlayStyle.PARTNERSHIPS
+    if partners and rules.partner_in_foot_to_go_out:
+        # "... seinen Fuß aufgenommen und mindestens einen Zug damit gespielt hat" (seed 001)
+        phrases.append(_("Your partner must have played from their foot first."))
+    if partners and rules.permission_to_go_out:
         phrases.append(_("Ask your partner “May I go out?” first, and follow the answer."))
     if rules.must_discard_to_go_out:
         phrases.append(_("The last card must be discarded: melding every card is not going out."))
     else:
         phrases.append(_("You may go out by melding your last cards, without a discard."))
-    phrases.append(_("When the stock runs out, nobody goes out and nobody gets the bonus."))
+    # The deal ends when someone must draw from an empty stock, not when it empties (seed 001:
+    # "Muss jemand ziehen und der Ziehstapel ist leer, endet die Runde sofort").
+    phrases.append(_("If someone must draw from an empty stock, nobody goes out: the deal ends."))
     return phrases
 
 
@@ -403,7 +408,8 @@ def exact_draw_phrase(rules: RuleSet) -> str | None:
     if not rules.exact_draw_bonus:
         return None
     return _(
-        "Picking up exactly %(cards)d cards at the deal earns %(bonus)s for each player who does.",
+        "Picking up exactly %(cards)d cards in the first grab at the deal (before topping up or "
+        "putting cards back) earns %(bonus)s for each player who does.",
         cards=rules.hand_cards + rules.foot_cards,
         bonus=signed(rules.exact_draw_bonus),
     )

@@ -294,6 +294,29 @@ def test_counting_the_cards_opens_the_counters_and_puts_the_points_away(
     expect(page.locator("#t0-melded")).to_have_value("45")
 
 
+def test_melded_black_threes_switch_to_counting_but_add_nothing_to_the_points(
+    live_server: LiveServer, page: Page
+) -> None:
+    """Brouillette: each melded black 3 counts -5, taken off apart from the melded points (the
+    points box leaves them out). Counting them still counts the cards, and the total the
+    counters give the points box holds the other cards only."""
+    with live_server.app.app_context():
+        game_id = games.start_game(
+            "brouillette", [TeamSpec("", ["Ann"]), TeamSpec("", ["Ben"]), TeamSpec("", ["Cid"])]
+        ).id
+    page.goto(live_server(f"/games/{game_id}/deals/new"))
+    table_js_ran(page)
+    group = page.locator("#t0-melded-group")
+    group.locator("details.counts summary").click()
+    page.locator("#t0-melded-black_threes").fill("7")
+    page.locator("#t0-melded-black_threes").blur()
+    expect(group.get_by_label("Count the cards")).to_be_checked()  # counting switched the mode
+    page.locator("#t0-melded-eights_to_kings").fill("14")
+    expect(group.locator("[data-subtotal]")).to_have_text("140")  # not 175: black 3s apart
+    group.get_by_label("Total points").check()
+    expect(page.locator("#t0-melded")).to_have_value("140")
+
+
 def test_a_refused_count_leads_to_a_counter_in_sight(live_server: LiveServer, page: Page) -> None:
     """Counting puts the points box away, so the summary's link for a counted total goes
     to the counter filled in, which the player can see and type in at once."""

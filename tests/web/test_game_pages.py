@@ -1231,11 +1231,60 @@ def test_exact_draws_say_what_they_count(app: Flask, client: FlaskClient) -> Non
         simpson_id, plain_id = simpson.id, plain.id
     page = text(client.get(f"/games/{simpson_id}/deals/new"))
     # Steve Simpson's rules: each player deals 11 + 11 for himself; exactly 22 earns 100.
-    hint = "Players who picked up exactly 22 cards at the deal: +100 each."
+    # "Hvis spilleren hentede nøjagtigt 22 kort ved første forsøg": the first grab, not the
+    # 22 everyone holds after topping up or putting cards back.
+    hint = "Players who picked up exactly 22 cards in their first grab at the deal: +100 each."
     assert f'<p class="hint" id="t0-exact_draws-hint">{hint}</p>' in page
     # A player alone draws exactly once at most: the box and its + stop at 1.
     assert re.search(r'name="t0-exact_draws" inputmode="numeric"\s+min="0" max="1"', page)
     assert "exact_draws" not in text(client.get(f"/games/{plain_id}/deals/new"))
+
+
+def test_red_threes_caught_say_where_they_are_held(app: Flask, client: FlaskClient) -> None:
+    """Laid at once, a red three is caught only in a foot never picked up; discarded at once
+    (Simpson: "Kassér røde tre med det samme"), it may still be held in the hand too."""
+    with app.app_context():
+        simpson = games.start_game("simpson", [games.TeamSpec("", [n]) for n in ("Ann", "Cid")])
+        plain = games.start_game("standard", [games.TeamSpec("", [n]) for n in ("Ann", "Cid")])
+        simpson_id, plain_id = simpson.id, plain.id
+
+    def hint(game_id: int) -> str:
+        page = text(client.get(f"/games/{game_id}/deals/new"))
+        found = re.search(r'id="t0-red_threes_caught-hint">([^<]*)<', page)
+        assert found, "the red threes caught have no hint"
+        return found.group(1)
+
+    assert hint(simpson_id) == (
+        "Every red three still held when the deal ends, in the hand or in a foot."
+    )
+    assert hint(plain_id) == "Still hidden in a foot never picked up."
+
+
+def test_melded_black_threes_are_counted_apart_from_the_melded_points(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Brouillette's melded black 3s count -5 each ("altid ... selvom melded"), taken off apart:
+    the counter's subtotal, which fills the points box, must not add them at +5."""
+    with app.app_context():
+        game = games.start_game(
+            "brouillette", [games.TeamSpec("", [n]) for n in ("Ann", "Cid", "Dee")]
+        )
+        game_id = game.id
+    page = text(client.get(f"/games/{game_id}/deals/new"))
+
+    def counter(name: str) -> str:
+        found = re.search(rf'<input[^>]*name="{name}"[^>]*>', page, re.S)
+        assert found, name
+        return found.group(0)
+
+    assert 'data-value="0"' in counter("t0-melded-black_threes")
+    assert 'data-value="5"' in counter("t0-left-black_threes")
+    assert 'data-value="10"' in counter("t0-melded-eights_to_kings")
+    assert re.search(
+        r'id="t0-melded-black_threes-hint">\u22125 each, taken off apart from the points counted',
+        page,
+    )
+    assert "Without the black 3s: each black-three book takes off its own." in page
 
 
 def test_a_sheet_of_players_alone_has_a_column_per_player(app: Flask, client: FlaskClient) -> None:

@@ -84,8 +84,9 @@ PRESET_FACTS = {
         f"at most 1 wild card in a meld of 3{EN_DASH}5 cards, 2 in 6{EN_DASH}7",
         "exactly 7 cards",
         f"Laid face up at once for +100 each; {MINUS}100 each when caught",
-        "Your partner must have picked up their foot first.",
+        "Your partner must have played from their foot first.",
         "Ask your partner",
+        "If someone must draw from an empty stock, nobody goes out: the deal ends.",
         "You may go out by melding your last cards, without a discard.",
         "4 players: 2 teams of 2 · 5 decks",
         "6 players: 3 teams of 2 or 2 teams of 3 · 7 decks",
@@ -125,7 +126,8 @@ PRESET_FACTS = {
     ],
     "simpson": [
         f"Discarded at once, never laid; {MINUS}500 each when caught",
-        "Picking up exactly 22 cards at the deal earns +100",
+        "Picking up exactly 22 cards in the first grab at the deal (before topping up or "
+        "putting cards back) earns +100",
         "Every player alone, 2 to 7 players",
         "4 players: everyone plays alone",
         "Clean book no wild card 300",
@@ -230,6 +232,21 @@ def test_house_rules_show_on_the_list_and_by_slug_or_number(
         assert "Going out earns +250." in words
         assert f'href="/house-rules/{slug}/edit"' in shown.get_data(as_text=True)
         assert f'href="/house-rules/{slug}/delete"' in shown.get_data(as_text=True)
+
+
+def test_house_rules_of_players_alone_ask_nothing_of_a_partner(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The standard rules turned into a game of players alone keep their partner ticks (the
+    editor leaves them): the card must not tell a player alone about a partner."""
+    with app.app_context():
+        solo = rulesets.create_house_rules("Solo", "standard", {"play_style": "individuals"})
+        slug = solo.slug
+    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    assert "Every player alone" in words
+    assert "Your partner must" not in words and "Ask your partner" not in words
+    standard = text_of(client.get("/rules/standard").get_data(as_text=True))
+    assert "Your partner must have played from their foot first." in standard
 
 
 # --- the phrases other pages reuse ---------------------------------------------------
