@@ -496,11 +496,8 @@ def rules_card(rules: RuleSet, *, alone: bool = False) -> RulesCard:
     deals = []
     for n in range(1, rules.deal_count + 1):
         deals.append((n, _opening(rules, n)[0], rules_text.go_out_phrase(rules.deal(n).go_out)))
-    if alone or rules.play_style is PlayStyle.INDIVIDUALS:
-        # Nobody has a partner to wait for or to ask when everyone plays alone.
-        rules = replace(rules, partner_in_foot_to_go_out=False, permission_to_go_out=False)
     # The first phrase is the going-out bonus, already listed with the bonuses.
-    going_out = rules_text.going_out_phrases(rules)[1:]
+    going_out = rules_text.going_out_phrases(rules, alone=alone)[1:]
     melds = [
         _("Books of %(size)s.", size=rules_text.book_size_phrase(rules)),
         _("Melds need %(rule)s.", rule=rules_text.wild_rule_phrase(rules)),

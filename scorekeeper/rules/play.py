@@ -12,7 +12,7 @@ from math import gcd
 
 from .cards import PER_DECK, RANK_CLASSES, SUITS, WILD_CLASSES, CardClass
 from .layout import lays_out
-from .ruleset import BookCount, PlayStyle, RuleSet
+from .ruleset import BookCount, RuleSet
 
 # Cards that can be part of an opening meld: black threes never meld into one.
 OPENING_CLASSES = (
@@ -334,10 +334,10 @@ def check_go_out(
     """The books and feet a team of ``players`` still lacks to go out in deal ``deal``.
 
     Going out empties hand and foot, so the player going out must be in the foot; where
-    the rules say so (partnerships), every partner must have picked up the foot too.
+    the rules say so (partnerships), every partner must have played from the foot too.
     """
     rule = rules.deal(deal)
-    partners = rules.play_style is PlayStyle.PARTNERSHIPS and players > 1
+    partners = rules.has_partners(alone=players <= 1)
     feet_needed = players if partners and rules.partner_in_foot_to_go_out else 1
     return GoOutCheck(
         missing=rule.go_out.shortfall(have),

@@ -194,6 +194,13 @@ class RuleSet:
         the foot, never picked up, and the hand where :attr:`unopened_holds_hand`."""
         return self.foot_cards + (self.hand_cards if self.unopened_holds_hand else 0)
 
+    def has_partners(self, *, alone: bool = False) -> bool:
+        """Whether a player has a partner to wait for or to ask before going out: only in
+        partnership play, and not where the player sits alone (``alone``: a team of one, or a
+        table where partnership rules seat everyone alone). House rules of players alone may
+        keep the partner ticks; those never apply."""
+        return self.play_style is PlayStyle.PARTNERSHIPS and not alone
+
     def seatings(self, players: int) -> list[tuple[int, int]]:
         """The ways ``players`` can sit down: (number of teams, players per team)."""
         if self.play_style is PlayStyle.PARTNERSHIPS:

@@ -168,9 +168,11 @@ class TeamInputs:
         return [*self.books, *self.threes, *self.extras]
 
 
-def _input(team: int, where: str, label: str, bounds: str, hint: str = "") -> NumberInput:
+def _input(
+    team: int, where: str, label: str, bounds: str, hint: str = "", value: int | None = None
+) -> NumberInput:
     low, high = BOUNDS[bounds]
-    return NumberInput(where, field_name(team, where), label, low, high, hint)
+    return NumberInput(where, field_name(team, where), label, low, high, hint, value)
 
 
 @dataclass(frozen=True)
@@ -253,19 +255,14 @@ def team_inputs(
         apart = entry == "melded" and rules.black_three_books and rules.card_values.black_threes
         counts = []
         for card in classes:
-            counter = _input(
-                index,
-                f"{entry}.{card.value}",
-                texts.cards[card],
-                "cards",
-                texts.each % {"points": rules.card_values.of(card)},
-            )
             if apart and card is CardClass.BLACK_THREES:
                 off = rules_text.signed(-rules.card_values.black_threes)
-                counter = replace(counter, hint=texts.black_melded % {"points": off}, value=0)
+                hint, value = texts.black_melded % {"points": off}, 0
             else:
-                counter = replace(counter, value=rules.card_values.of(card))
-            counts.append(counter)
+                value = rules.card_values.of(card)
+                hint = texts.each % {"points": value}
+            where = f"{entry}.{card.value}"
+            counts.append(_input(index, where, texts.cards[card], "cards", hint, value))
         cards.append(
             CardEntry(
                 entry=entry,
@@ -760,9 +757,9 @@ def go_out_phrase(
     deal = rules.deal(number)
     need = books or books_phrase(deal.go_out.clean, deal.go_out.dirty, deal.go_out.wild)
     extra = []
-    partners = rules.play_style is PlayStyle.PARTNERSHIPS and not alone
+    partners = rules.has_partners(alone=alone)
     if partners and rules.partner_in_foot_to_go_out:
-        extra.append(_("the partner has picked up the foot"))
+        extra.append(_("the partner has played from the foot"))
     if partners and rules.permission_to_go_out:
         extra.append(_("the partner gave permission"))
     if rules.must_discard_to_go_out:

@@ -210,7 +210,7 @@ class HouseRulesForm(AppForm):
     red_three_penalty = _number(_l("Penalty for each red three caught"), "bonus")
 
     going_out_bonus = _number(_l("Going-out bonus"), "bonus")
-    partner_in_foot_to_go_out = BooleanField(_l("The partner must have picked up their foot"))
+    partner_in_foot_to_go_out = BooleanField(_l("The partner must have played from their foot"))
     permission_to_go_out = BooleanField(_l("Ask the partner's permission to go out"))
     must_discard_to_go_out = BooleanField(_l("The last card must be discarded"))
     exact_draw_bonus = _number(

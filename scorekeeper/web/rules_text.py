@@ -383,11 +383,11 @@ def red_threes_phrase(rules: RuleSet) -> str:
     )
 
 
-def going_out_phrases(rules: RuleSet) -> list[str]:
-    """The going-out bonus and every condition besides the books (those differ per deal)."""
+def going_out_phrases(rules: RuleSet, *, alone: bool = False) -> list[str]:
+    """The going-out bonus and every condition besides the books (those differ per deal;
+    ``alone``: everyone at the table plays alone, so nobody has a partner to wait for)."""
     phrases = [_("Going out earns %(bonus)s.", bonus=signed(rules.going_out_bonus))]
-    # Nobody has a partner where every player plays alone, whatever house rules kept ticked.
-    partners = rules.play_style is PlayStyle.PARTNERSHIPS
+    partners = rules.has_partners(alone=alone)
     if partners and rules.partner_in_foot_to_go_out:
         # "... seinen Fuß aufgenommen und mindestens einen Zug damit gespielt hat" (seed 001)
         phrases.append(_("Your partner must have played from their foot first."))

@@ -132,6 +132,19 @@ def test_a_player_alone_only_needs_their_own_foot() -> None:
     assert check_go_out(rules, 1, BookCount(clean=1, dirty=1), players=1, in_foot=1).ready
 
 
+def test_partner_conditions_bind_only_players_who_have_a_partner() -> None:
+    # House rules of players alone keep the standard rules' partner ticks (the editor leaves
+    # them); nobody there waits for a partner's foot or asks permission.
+    solo = STANDARD.derive({"play_style": "individuals"}, id="solo", name="solo")
+    assert solo.partner_in_foot_to_go_out and solo.permission_to_go_out
+    assert STANDARD.has_partners() and not STANDARD.has_partners(alone=True)
+    assert not solo.has_partners()
+    check = check_go_out(solo, 1, BookCount(clean=2, dirty=2, wild=1), players=2, in_foot=1)
+    assert check.ready and not check.permission
+    check = check_go_out(STANDARD, 1, BookCount(clean=2, dirty=2, wild=1), players=2, in_foot=1)
+    assert check.feet_missing == 1 and check.permission
+
+
 def test_brouillettes_last_deal_asks_more_books() -> None:
     rules = PRESETS["brouillette"]
     early = check_go_out(rules, 1, BookCount(clean=1, dirty=1), players=1, in_foot=1)

@@ -257,7 +257,7 @@ def test_players_alone_under_partnership_rules_are_told_of_no_partner(
         **{"t0-p0": "Ann", "t1-p0": "Ben", "t2-p0": "Cid", "t0-p1": "", "t1-p1": ""},
     )
     for page in (f"/games/{partners}", f"/games/{partners}/start", f"/games/{partners}/deals/new"):
-        assert "the partner has picked up the foot" in text(client.get(page)), page
+        assert "the partner has played from the foot" in text(client.get(page)), page
     for page in (f"/games/{alone}", f"/games/{alone}/start", f"/games/{alone}/deals/new"):
         html = text(client.get(page))
         assert "Going out needs 2 clean, 2 dirty and 1 wild book." in html, page
