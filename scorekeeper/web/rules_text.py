@@ -304,6 +304,10 @@ def wild_limit_phrase(rules: RuleSet) -> str:
             said_at_most = True
         else:
             parts.append(_("%(num)d in %(cards)s", num=group.wilds, cards=cards))
+    if rules.books_may_grow:
+        # The list stops at the book's size; a book grown past it follows the same principle
+        # (a Saskatchewan canasta of 9 cards may hold 4 wild cards).
+        parts.append(_("and so on in longer melds"))
     return ", ".join(parts)
 
 

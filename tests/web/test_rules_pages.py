@@ -274,7 +274,8 @@ def test_go_out_phrase(app: Flask, need: BookCount, phrase: str) -> None:
         ("standard", f"at most 1 wild card in a meld of 3{EN_DASH}5 cards, 2 in 6{EN_DASH}7"),
         (
             "saskatchewan",
-            f"at most 1 wild card in a meld of 3{EN_DASH}4 cards, 2 in 5{EN_DASH}6, 3 in 7",
+            f"at most 1 wild card in a meld of 3{EN_DASH}4 cards, 2 in 5{EN_DASH}6, 3 in 7, "
+            "and so on in longer melds",
         ),
         (
             "eleven-card",
@@ -307,3 +308,30 @@ def test_seatings_phrase(app: Flask, preset_id: str, players: int, phrase: str) 
 def test_signed_points_use_a_real_minus_sign() -> None:
     assert rules_text.signed(-500) == f"{MINUS}500"
     assert rules_text.signed(100) == "+100"
+
+
+def test_the_wild_card_limit_excepts_wild_melds_and_grown_books(client: FlaskClient) -> None:
+    """A meld of wild cards only is a wild book in the making, where wild books exist; where
+    books grow past their size, the limit's list goes on."""
+    standard = text_of(client.get("/rules/standard").get_data(as_text=True))
+    simpson = text_of(client.get("/rules/simpson").get_data(as_text=True))
+    exception = "A meld of wild cards only, on its way to a wild book, needs no natural card."
+    assert exception in standard
+    assert exception not in simpson  # no wild books
+    assert "and so on in longer melds" in simpson
+    assert "and so on in longer melds" not in standard
+
+
+def test_black_threes_worth_nothing_are_not_said_to_count_against_you(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        free = rulesets.create_house_rules(
+            "Free 3s", "standard", {"card_values": {"black_threes": 0}}
+        )
+        slug = free.slug
+    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    assert "Black 3s count nothing, wherever they are." in words
+    assert "count against you" not in words
+    standard = text_of(client.get("/rules/standard").get_data(as_text=True))
+    assert "Black 3s only ever count against you when left in hand or foot." in standard
