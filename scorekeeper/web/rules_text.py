@@ -44,8 +44,11 @@ def ngettext(singular: str, plural: str, num: int, **params: Any) -> str:
 
 
 def signed(points: int) -> str:
-    """Points with the sign a score sheet writes: +100, and a real minus sign for -500."""
-    return f"+{points}" if points >= 0 else f"{MINUS}{-points}"
+    """Points with the sign a score sheet writes: +100, a real minus sign for -500, and
+    no sign for nothing (house rules may make a red three caught cost 0)."""
+    if not points:
+        return "0"
+    return f"+{points}" if points > 0 else f"{MINUS}{-points}"
 
 
 def sentence(text: str) -> str:

@@ -335,3 +335,12 @@ def test_black_threes_worth_nothing_are_not_said_to_count_against_you(
     assert "count against you" not in words
     standard = text_of(client.get("/rules/standard").get_data(as_text=True))
     assert "Black 3s only ever count against you when left in hand or foot." in standard
+
+
+def test_points_are_signed_as_a_score_sheet_writes_them(app: Flask, client: FlaskClient) -> None:
+    assert [rules_text.signed(points) for points in (100, 0, -500)] == ["+100", "0", "\u2212500"]
+    with app.app_context():
+        free = rulesets.create_house_rules("Free red 3s", "standard", {"red_three_penalty": 0})
+        slug = free.slug
+    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    assert "0 each when caught" in words and "+0" not in words
