@@ -201,6 +201,16 @@ class RuleSet:
         keep the partner ticks; those never apply."""
         return self.play_style is PlayStyle.PARTNERSHIPS and not alone
 
+    @property
+    def seats_players_alone(self) -> bool:
+        """Whether some table these rules seat has everyone play alone (the standard rules
+        at three, five or seven players)."""
+        return any(
+            size == 1
+            for players in range(self.min_players, self.max_players + 1)
+            for _, size in self.seatings(players)
+        )
+
     def seatings(self, players: int) -> list[tuple[int, int]]:
         """The ways ``players`` can sit down: (number of teams, players per team)."""
         if self.play_style is PlayStyle.PARTNERSHIPS:

@@ -390,16 +390,31 @@ def red_threes_phrase(rules: RuleSet) -> str:
     )
 
 
-def going_out_phrases(rules: RuleSet, *, alone: bool = False) -> list[str]:
-    """The going-out bonus and every condition besides the books (those differ per deal;
-    ``alone``: everyone at the table plays alone, so nobody has a partner to wait for)."""
+def going_out_phrases(rules: RuleSet, *, alone: bool | None = False) -> list[str]:
+    """The going-out bonus and every condition besides the books (those differ per deal).
+
+    ``alone``: everyone at the table plays alone, so nobody has a partner to wait for;
+    ``None`` where the table is not known (the rules page): the partner's conditions then
+    say they hold in partnerships where these rules also seat players alone.
+    """
     phrases = [_("Going out earns %(bonus)s.", bonus=signed(rules.going_out_bonus))]
-    partners = rules.has_partners(alone=alone)
+    partners = rules.has_partners(alone=bool(alone))
+    mixed = alone is None and rules.seats_players_alone
     if partners and rules.partner_in_foot_to_go_out:
         # "... seinen Fuß aufgenommen und mindestens einen Zug damit gespielt hat" (seed 001)
-        phrases.append(_("Your partner must have played from their foot first."))
+        if mixed:
+            phrases.append(
+                _("In partnerships, your partner must have played from their foot first.")
+            )
+        else:
+            phrases.append(_("Your partner must have played from their foot first."))
     if partners and rules.permission_to_go_out:
-        phrases.append(_("Ask your partner “May I go out?” first, and follow the answer."))
+        if mixed:
+            phrases.append(
+                _("In partnerships, ask your partner “May I go out?” first, and follow the answer.")
+            )
+        else:
+            phrases.append(_("Ask your partner “May I go out?” first, and follow the answer."))
     if rules.must_discard_to_go_out:
         phrases.append(_("The last card must be discarded: melding every card is not going out."))
     else:

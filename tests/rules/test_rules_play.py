@@ -139,6 +139,9 @@ def test_partner_conditions_bind_only_players_who_have_a_partner() -> None:
     assert solo.partner_in_foot_to_go_out and solo.permission_to_go_out
     assert STANDARD.has_partners() and not STANDARD.has_partners(alone=True)
     assert not solo.has_partners()
+    # Three, five or seven players sit alone at a standard table; Brouillette's pairs never.
+    assert STANDARD.seats_players_alone and solo.seats_players_alone
+    assert not PRESETS["brouillette-partners"].seats_players_alone
     check = check_go_out(solo, 1, BookCount(clean=2, dirty=2, wild=1), players=2, in_foot=1)
     assert check.ready and not check.permission
     check = check_go_out(STANDARD, 1, BookCount(clean=2, dirty=2, wild=1), players=2, in_foot=1)

@@ -84,8 +84,9 @@ PRESET_FACTS = {
         f"at most 1 wild card in a meld of 3{EN_DASH}5 cards, 2 in 6{EN_DASH}7",
         "exactly 7 cards",
         f"Laid face up at once for +100 each; {MINUS}100 each when caught",
-        "Your partner must have played from their foot first.",
-        "Ask your partner",
+        # Three, five or seven players play alone: the partner's conditions say when.
+        "In partnerships, your partner must have played from their foot first.",
+        "In partnerships, ask your partner",
         "If someone must draw from an empty stock, nobody goes out: the deal ends.",
         "You may go out by melding your last cards, without a discard.",
         "4 players: 2 teams of 2 · 5 decks",
@@ -244,9 +245,13 @@ def test_house_rules_of_players_alone_ask_nothing_of_a_partner(
         slug = solo.slug
     words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
     assert "Every player alone" in words
-    assert "Your partner must" not in words and "Ask your partner" not in words
+    assert "your partner" not in words.lower()
     standard = text_of(client.get("/rules/standard").get_data(as_text=True))
-    assert "Your partner must have played from their foot first." in standard
+    assert "In partnerships, your partner must have played from their foot first." in standard
+    # Brouillette's partner version seats nobody alone: its partners need no "In partnerships".
+    pairs = text_of(client.get("/rules/brouillette-partners").get_data(as_text=True))
+    assert "Ask your partner “May I go out?” first, and follow the answer." in pairs
+    assert "In partnerships" not in pairs
 
 
 # --- the phrases other pages reuse ---------------------------------------------------
