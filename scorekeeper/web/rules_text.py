@@ -250,6 +250,11 @@ def play_alone_phrase(rules: RuleSet) -> str | None:
         return _("Players may play in teams or each alone, as the table likes.")
     if rules.alone_when_unpaired:
         return _("When the players cannot pair up, everyone plays alone.")
+    if rules.alone_by_choice:
+        return _(
+            "Players who can pair up may also each play alone; a table that cannot pair up "
+            "cannot play these rules."
+        )
     return _("Played in partnerships only: nobody plays alone.")
 
 
@@ -317,7 +322,7 @@ def wild_limit_phrase(rules: RuleSet) -> str:
 def semicolon_list(parts: Sequence[str]) -> str:
     """Parts of a sentence, one after the other: "1 dirty book to go; pick up the foot"."""
     # TRANSLATORS: what goes between the parts of a list, as in "1 dirty book to go; 1 player
-    # still has to pick up the foot". French puts a no-break space before the semicolon.
+    # still has to play from the foot". French puts a no-break space before the semicolon.
     return str(_pgettext("between the parts of a list", "; ")).join(parts)
 
 
@@ -362,7 +367,9 @@ def book_bonus_rows(rules: RuleSet) -> list[BonusRow]:
                 _(
                     "each black 3 in it still counts %(points)s; a clean book for going out",
                     points=signed(-rules.card_values.black_threes),
-                ),
+                )
+                if rules.card_values.black_threes
+                else _("a clean book for going out"),
             )
         )
     rows.extend(
@@ -588,8 +595,8 @@ def go_out_check_phrase(check: GoOutCheck, players: int) -> str:
         if players > 1:
             parts.append(
                 ngettext(
-                    "%(num)d player still has to pick up the foot",
-                    "%(num)d players still have to pick up the foot",
+                    "%(num)d player still has to play from the foot",
+                    "%(num)d players still have to play from the foot",
                     check.feet_missing,
                 )
             )

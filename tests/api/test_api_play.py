@@ -324,7 +324,7 @@ def test_partners_see_what_they_still_need_to_go_out(api: Api) -> None:
     assert first["missing"] == {"clean": 0, "dirty": 1, "wild": 1}
     assert first["feet_missing"] == 1 and not first["ready"]
     assert first["message"] == (
-        "Not yet: 1 dirty and 1 wild book to go; 1 player still has to pick up the foot."
+        "Not yet: 1 dirty and 1 wild book to go; 1 player still has to play from the foot."
     )
     assert second["ready"]
     assert second["message"] == "Ready to go out (ask the partner first)."

@@ -179,7 +179,7 @@ def test_the_tracker_and_checker_answer_while_the_deal_is_played(
         for _ in range(times):
             team.get_by_role("button", name=f"One more: {name}").tap()
     expect(status).to_contain_text("1 dirty book to go")
-    expect(status).to_contain_text("2 players still have to pick up the foot")
+    expect(status).to_contain_text("2 players still have to play from the foot")
     team.get_by_role("button", name="One more: Dirty books").tap()
     team.get_by_label("Ann", exact=True).check()
     team.get_by_label("Ben", exact=True).check()

@@ -295,7 +295,7 @@ def test_french_lists_keep_a_no_break_space_before_each_semicolon(
     """Phrases joined by the code, not only whole catalogue texts (docs/glossary/fr.md)."""
     body = client.get(f"/games/{game_id}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     # Standard rules: the partner has played from the foot; the partner gave permission.
-    assert "De plus\u00a0: le partenaire a joué avec son pied\u00a0; " in html.unescape(body)
+    assert "De plus\u00a0: le partenaire a commencé à jouer son pied\u00a0; " in html.unescape(body)
     assert " ;" not in html.unescape(body)  # a plain space would let the line break there
     started = client.get(f"/games/{game_id}/start", headers={"Accept-Language": "fr"})
     assert "</strong>\u00a0: " in html.unescape(started.get_data(as_text=True))  # team: players

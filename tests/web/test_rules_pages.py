@@ -340,6 +340,36 @@ def test_black_threes_worth_nothing_are_not_said_to_count_against_you(
     assert "count against you" not in words
     standard = text_of(client.get("/rules/standard").get_data(as_text=True))
     assert "Black 3s only ever count against you when left in hand or foot." in standard
+    # Brouillette's black-three book: its black 3s still count, unless they are worth nothing.
+    with app.app_context():
+        free = rulesets.create_house_rules(
+            "Free black books", "brouillette", {"card_values": {"black_threes": 0}}
+        )
+        slug = free.slug
+    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    assert "Black-three book a clean book for going out 300" in words
+    assert "still counts" not in words
+    brouillette = text_of(client.get("/rules/brouillette").get_data(as_text=True))
+    assert f"each black 3 in it still counts {MINUS}5; a clean book for going out" in brouillette
+
+
+def test_partnership_rules_where_players_may_choose_to_play_alone_say_so(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Alone by choice, but not when unpaired: four players may play as two pairs or each
+    alone, three cannot sit down; the page must not say that nobody plays alone."""
+    with app.app_context():
+        choice = rulesets.create_house_rules(
+            "Pairs or alone",
+            "standard",
+            {"alone_by_choice": True, "alone_when_unpaired": False},
+        )
+        slug = choice.slug
+    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    assert "Players who can pair up may also each play alone; a table that cannot pair up " in words
+    assert "nobody plays alone" not in words
+    assert "4 players: 2 teams of 2 or everyone plays alone" in words
+    assert "In partnerships, your partner must have played from their foot first." in words
 
 
 def test_points_are_signed_as_a_score_sheet_writes_them(app: Flask, client: FlaskClient) -> None:
