@@ -478,9 +478,10 @@ def _opening(rules: RuleSet, n: int) -> tuple[str, bool]:
 # The rules card
 
 
-def rules_card(rules: RuleSet, *, alone: bool = False) -> RulesCard:
+def rules_card(rules: RuleSet, *, alone: bool | None = False) -> RulesCard:
     """The rules as the sheet prints them beside the deals (``alone``: everyone at this
-    table plays alone, as partnership rules seat three or five)."""
+    table plays alone, as partnership rules seat three or five; ``None``: a blank sheet whose
+    table may be either)."""
     sign = rules_text.signed
     cards = [(label, number(points)) for label, points in rules_text.card_value_rows(rules)]
     cards[-1] = (cards[-1][0], sign(-rules.card_values.of(CardClass.BLACK_THREES)))
@@ -792,8 +793,10 @@ def blank_sheet(rules: RuleSet, teams: int, paper: Paper, names: Sequence[str] =
         for i, letter in enumerate(_letters(teams))
     ]
     name = rules_text.ruleset_name(rules)
-    # Five columns under the standard rules are five players alone: no partner to ask.
-    card = rules_card(rules, alone=rules.team_sizes_for(teams) == [1])
+    # Five columns under the standard rules are five players alone: no partner to ask;
+    # three may be three alone or three pairs: the partner's lines say "in partnerships".
+    sizes = rules.team_sizes_for(teams)
+    card = rules_card(rules, alone=True if sizes == [1] else None if 1 in sizes else False)
     kicker = _kicker(_("Score sheet"))
     # The date and the place are lines to write on; a long name of house rules may wrap.
     top_mm = _top_mm(paper, kicker, name, [])

@@ -330,11 +330,14 @@ def test_columns_only_players_alone_can_fill_have_no_partner_on_the_card(
     client: FlaskClient,
 ) -> None:
     # Five columns under the standard rules are five players alone (RULES.md); three may
-    # be three alone or three pairs, so the partner's lines stay.
+    # be three alone or three pairs, so the partner's lines stay, saying when they hold.
     five = " ".join(text(blank(client, ruleset="standard", teams=5)).split())
     assert "your partner" not in five.lower()
     three = " ".join(text(blank(client, ruleset="standard", teams=3)).split())
-    assert "Ask your partner" in three
+    assert "In partnerships, ask your partner" in three
+    # Brouillette's partner version seats pairs only: its partners need no "In partnerships".
+    pairs = " ".join(text(blank(client, ruleset="brouillette-partners", teams=2)).split())
+    assert "Ask your partner" in pairs and "In partnerships" not in pairs
 
 
 def test_partnership_rules_print_up_to_four_team_columns(client: FlaskClient) -> None:
