@@ -32,9 +32,9 @@ from scorekeeper.rules import (
     RuleSet,
     TeamTally,
 )
-from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.i18n import N_, NP_
 from scorekeeper.rules.tally import NAME_LONGEST
-from scorekeeper.services.games import TeamSpec, seating_problems
+from scorekeeper.services.games import TeamSpec
 
 from . import rules_text
 
@@ -601,45 +601,49 @@ class NewGameForm:
         carried.update((key, typed[key]) for key in ("played_on", "season") if key in typed)
         self.values.update((key, value[: NAME_LONGEST * 4]) for key, value in carried.items())
 
-    def add_problems(self, problems: Sequence[Problem]) -> None:
-        for problem in problems:
-            text = say(problem)
-            target = _new_game_target(problem.field)
-            if target is not None:
-                self.errors.setdefault(target, []).append(text)
-            self.summary.append((text, target))
-        # "With 3 players these rules need everyone playing alone" after a seat left empty at
-        # a table of two pairs: the likelier mistake is the empty seat, so say that too.
-        sizes = [  # the seats named at each team
-            sum(
-                1
-                for seat in range(self.seating.size)
-                if self.value(player_name(team, seat)).strip()
-            )
-            for team in range(self.seating.teams)
-        ]
-        named = sum(sizes)
-        blank = len(self.name_inputs) - named
-        # Only where the seats named cannot sit, and a table of that many players exists.
-        seatable = self.rules.min_players <= named <= self.rules.max_players and bool(
-            self.rules.seatings(named)
-        )
-        if blank and seatable and seating_problems(self.rules, [n for n in sizes if n]):
-            hint = ngettext(
+    def blank_seats(self) -> Problem | None:
+        """Seats of the table chosen left without a name while others have one: the table
+        sat down as it chose, so a seat is forgotten (two pairs with one name each are not
+        two players alone: the decks and the partnerships would be wrong)."""
+        blank = sum(1 for name in self.name_inputs if not self.value(name).strip())
+        named = len(self.name_inputs) - blank
+        if not blank or not named:
+            return None  # nobody named: each team is told it needs a player
+        # Another table of as many players as were named, where the rules seat one.
+        seatable = self.rules.min_players <= named <= self.rules.max_players
+        if seatable and self.rules.seatings(named):
+            template = NP_(
                 "%(num)d seat has no name: fill it in, or choose a table of %(count)d "
                 "players above.",
                 "%(num)d seats have no name: fill them in, or choose a table of %(count)d "
                 "players above.",
-                blank,
-                count=named,
+                "num",
             )
-            self.errors.setdefault("players", []).append(hint)
-            # The likelier mistake first, its link on the first empty seat.
-            empty = next(name for name in self.name_inputs if not self.value(name).strip())
-            self.summary.insert(0, (hint, empty))
+        else:
+            template = NP_(
+                "%(num)d seat has no name: fill it in.",
+                "%(num)d seats have no name: fill them in.",
+                "num",
+            )
+        return Problem(None, BLANK_SEATS, template, {"num": blank, "count": named})
+
+    def add_problems(self, problems: Sequence[Problem]) -> None:
+        for problem in problems:
+            text = say(problem)
+            if problem.field == BLANK_SEATS:
+                # Said with the names, its link on the first empty seat.
+                self.errors.setdefault("players", []).append(text)
+                empty = next(name for name in self.name_inputs if not self.value(name).strip())
+                self.summary.append((text, empty))
+                continue
+            target = _new_game_target(problem.field)
+            if target is not None:
+                self.errors.setdefault(target, []).append(text)
+            self.summary.append((text, target))
 
 
 _TEAM_FIELD = re.compile(r"teams\[(\d+)\]\.(players|name)")
+BLANK_SEATS = "seats"  # a new-game problem's field: seats of the table chosen left empty
 
 
 def _new_game_target(where: str) -> str | None:

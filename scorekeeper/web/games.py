@@ -199,9 +199,12 @@ def new() -> ResponseReturnValue:
         return render_template("games/new.html", form=form)
     game_input, problems = forms.read_new_game(form, request.form)
     form.keep_left_out(request.form.getlist("left_out"))  # shown again if the start is refused
-    if problems:
-        form.add_problems(problems)
-        return render_template("games/new.html", form=form), 400
+    # A seat of the table chosen left empty is refused, even where fewer players could sit
+    # (two pairs with a name each are not two players alone); said first, beside the rest.
+    blank = form.blank_seats()
+    if problems or blank:
+        form.add_problems([blank, *problems] if blank else problems)
+        return render_template("games/new.html", form=form), 400 if problems else 422
     try:
         game = service.start_game(
             game_input.ruleset,

@@ -791,7 +791,7 @@ def test_start_form_keeps_what_was_typed_and_says_what_is_wrong(
     response = client.post("/games/new", data=data)
     assert response.status_code == 422
     page = text(response)
-    assert "With 3 players these rules" in error_beside(page, "players")
+    assert "1 seat has no name: fill it in" in error_beside(page, "players")
     assert value_of(page, "t1-p0") == "Cid"
     assert stored(app)["games"] == 0
 
@@ -1326,18 +1326,47 @@ def test_other_rules_keep_as_many_players_as_were_seated(client: FlaskClient) ->
 
 
 def test_a_seat_left_empty_is_named_beside_what_the_rules_need(client: FlaskClient) -> None:
-    """Two pairs chosen and one name forgotten: three players cannot sit as the rules want,
-    and the page also says the likelier mistake, the empty seat."""
+    """Two pairs chosen and one name forgotten: the empty seat is what the table must hear,
+    not that three players cannot sit as pairs."""
     data = {"ruleset": "standard", "seating": "2x2", "played_on": "2026-11-29", **TEAMS}
     data["t0-p1"] = ""
     refused = client.post("/games/new", data=data)
     assert refused.status_code == 422
     page = text(refused)
-    assert "With 3 players these rules need everyone playing alone." in page
+    assert "With 3 players these rules need everyone playing alone." not in page
     hint = "1 seat has no name: fill it in, or choose a table of 3 players above."
-    # The likelier mistake comes first in the summary, and its link goes to the empty seat.
+    # The summary's link goes to the empty seat.
     first = re.search(r'id="form-errors">.*?<li>(.*?)</li>', page, re.S)
     assert first and first.group(1) == f'<a href="#t0-p1">{hint}</a>'
+    # Beside a date that is no date, the seat still comes first: one round of corrections.
+    page = text(client.post("/games/new", data={**data, "played_on": "soon"}))
+    summary = re.findall(r'id="form-errors">.*?</ul>', page, re.S)[0]
+    assert summary.index(hint) < summary.index("Give the date as year-month-day")
+
+
+def test_two_pairs_with_one_name_each_are_not_two_players_alone(
+    client: FlaskClient, app: Flask
+) -> None:
+    """An empty seat in every team left a table that could sit (two players alone), and the
+    game started with the wrong decks and no partnerships. It is refused, and nothing starts."""
+    with app.app_context():
+        before = db.session.scalar(db.select(db.func.count()).select_from(Game))
+    for ruleset, seating, names, blank, named in [
+        ("standard", "2x2", {"t0-p0": "Ann", "t1-p0": "Cid"}, 2, 2),
+        ("standard", "2x3", {"t0-p0": "Ann", "t0-p1": "Bob", "t1-p0": "Cid", "t1-p1": "Dee"}, 2, 4),
+        ("standard", "3x2", {"t0-p0": "Ann", "t1-p0": "Cid", "t2-p0": "Eve"}, 3, 3),
+        ("eleven-card", "2x3", {"t0-p0": "Ann", "t1-p0": "Cid"}, 4, 2),
+    ]:
+        data = {"ruleset": ruleset, "seating": seating, "played_on": "2026-11-29", **names}
+        refused = client.post("/games/new", data=data)
+        assert refused.status_code == 422, (ruleset, seating)
+        hint = (
+            f"{blank} seats have no name: fill them in, or choose a table of {named} players above."
+        )
+        assert hint in text(refused), (ruleset, seating)
+        assert 'value="Ann"' in refused.get_data(as_text=True)  # nothing typed is lost
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == before
     # Every seat empty: each team is told it needs a player, and no seat count is made up.
     empty = {**data, **{name: "" for name in TEAMS}}
     page = text(client.post("/games/new", data=empty))
@@ -1355,11 +1384,11 @@ def test_the_empty_seat_hint_only_offers_tables_the_rules_have(client: FlaskClie
     # Brouillette's partners seat four to six: three named players are no table to choose.
     data = {"ruleset": "brouillette-partners", "seating": "2x2", "played_on": "2026-11-29"}
     page = text(client.post("/games/new", data={**data, **TEAMS, "t0-p1": ""}))
-    assert "seat has no name" not in page
+    assert "1 seat has no name: fill it in." in page and "choose a table" not in page
     # One name typed: no table of one player.
     only = {name: "" for name in TEAMS} | {"t0-p0": "Ann"}
     page = text(client.post("/games/new", data={**data, "ruleset": "standard", **only}))
-    assert "seats have no name" not in page
+    assert "3 seats have no name: fill them in." in page and "choose a table" not in page
     # Two teams named alike at a full table: the seats are not the problem.
     twins = {**data, "ruleset": "standard", **TEAMS, "t0-name": "Foxes", "t1-name": "Foxes"}
     page = text(client.post("/games/new", data=twins))
