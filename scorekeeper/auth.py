@@ -23,6 +23,7 @@ from flask import (
     Flask,
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -143,6 +144,9 @@ def sign_in() -> None:
     stored = stored_hash()
     lang = session.get("lang")
     session.clear()
+    # The form token Flask-WTF keeps for this request belongs to the session just cleared:
+    # a page rendered now (what was typed before signing in, ready to save) needs a new one.
+    g.pop(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), None)
     if lang is not None:
         session["lang"] = lang
     if stored is not None:

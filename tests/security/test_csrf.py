@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -12,11 +13,24 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import create_app
+from scorekeeper import auth, create_app
 from scorekeeper.extensions import db
 from scorekeeper.services import games, players
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def hidden(html: str) -> dict[str, str]:
+    """A page's hidden inputs, their attributes in any order (WTForms writes the name first)."""
+    fields = {}
+    for tag in re.findall(r'<input[^>]*type="hidden"[^>]*>', html):
+        name = re.search(r' name="([^"]+)"', tag)
+        value = re.search(r' value="([^"]*)"', tag)
+        if name and value:
+            fields[name.group(1)] = unescape(value.group(1))
+    return fields
+
+
 NEW_GAME = {
     "ruleset": "standard",
     "seating": "2x2",
@@ -239,6 +253,32 @@ def test_the_same_post_with_its_token_goes_through(csrf_app: Flask) -> None:
     started = client.post("/games/new", data={**NEW_GAME, "csrf_token": found.group(1)})
     assert started.status_code == 302, started.get_data(as_text=True)
     assert snapshot(csrf_app)["game"] == before["game"] + 1
+
+
+def test_what_was_typed_before_signing_in_saves_with_one_tap(csrf_app: Flask) -> None:
+    """A second tablet of a table with a passcode: a deal typed, the sign-in asked for, the
+    passcode given, then "Save the deal" once. Signing in starts a fresh session, and the
+    page offering the save carried a form token of the session just cleared: refused."""
+    with csrf_app.app_context():
+        auth.set_passcode("hand-and-foot")
+    client = csrf_app.test_client()
+    before = snapshot(csrf_app)
+    form = client.get("/games/1/deals/new").get_data(as_text=True)
+    token = TOKEN.search(form)
+    assert token
+    deal = {"csrf_token": token.group(1), "went_out": "none", "t0-left": "50", "t1-left": "60"}
+    asked = client.post("/games/1/deals/new", data=deal)
+    assert asked.status_code == 401  # the sign-in page, holding the deal
+    fields = hidden(asked.get_data(as_text=True))  # its token and the deal
+    assert fields["carried-t1-left"] == "60"
+    signed = client.post("/sign-in", data={**fields, "passcode": "hand-and-foot"})
+    assert signed.status_code == 200
+    page = signed.get_data(as_text=True)
+    assert "What you typed before signing in is not saved yet." in page
+    resume = hidden(page)
+    saved = client.post("/games/1/deals/new", data=resume)
+    assert saved.status_code == 302, saved.get_data(as_text=True)
+    assert snapshot(csrf_app)["deal"] == before["deal"] + 1
 
 
 def test_the_refusal_page_is_plain(csrf_app: Flask) -> None:
