@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import date
 
 from sqlalchemy import func, update
+from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
 from scorekeeper.models import LARGEST_ID, Game, Player, Season, Team, TeamMember
@@ -58,9 +59,36 @@ def rename_player(player_id: int, name: str) -> Player:
         raise Conflict.say(
             N_("%(name)s already exists; merge the two entries instead."), field="name", name=name
         )
+    named_after = _teams_named_after([player.id])
     player.name = name
+    _name_again(named_after)
     db.session.commit()
     return player
+
+
+def _auto_name(team: Team) -> str:
+    """The name a game gives a team nobody named: its players' names, "Ann & Ben"."""
+    return " & ".join(member.player.name for member in team.members)[:NAME_LONGEST]
+
+
+def _teams_named_after(player_ids: list[int]) -> list[Team]:
+    """The teams of these players that carry their players' names, not one of their own."""
+    teams = db.session.scalars(
+        db.select(Team)
+        .where(
+            Team.id.in_(db.select(TeamMember.team_id).where(TeamMember.player_id.in_(player_ids)))
+        )
+        .options(selectinload(Team.members).joinedload(TeamMember.player))
+    ).all()
+    return [team for team in teams if team.name.casefold() == _auto_name(team).casefold()]
+
+
+def _name_again(teams: list[Team]) -> None:
+    """Teams that carried their players' names carry them as they are now (a renamed or
+    merged player): the game pages, the sheets and the game lists say what the standings
+    say. A name of the team's own ("Foxes") is left as it is."""
+    for team in teams:  # its members are the ones loaded, a merged one moved already
+        team.name = _auto_name(team)
 
 
 def merge_players(keep_id: int, merge_id: int) -> Player:
@@ -91,9 +119,11 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
             a=keep.name,
             b=gone.name,
         )
+    named_after = _teams_named_after([keep.id, gone.id])
     for membership in list(gone.memberships):
         membership.player = keep
     db.session.flush()
+    _name_again(named_after)
     db.session.delete(gone)
     summaries.bump()
     db.session.commit()

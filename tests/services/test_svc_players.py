@@ -39,8 +39,22 @@ def test_a_player_can_be_renamed_and_games_show_the_new_name(ctx: Flask) -> None
     assert renamed.name == "Annie"
     view = games.view_game(games.load_game(game_id))
     assert view.team_players[0] == ["Annie", "Ben"]
-    # The team name was written down when the game started and stays as it was.
-    assert view.team_names[0] == "Ann & Ben"
+    # The team was named after its players: it follows them, as the standings do.
+    assert view.team_names[0] == "Annie & Ben"
+    assert view.team_names[1] == "Cy & Di"
+
+
+def test_a_team_with_a_name_of_its_own_keeps_it_when_a_player_is_renamed(ctx: Flask) -> None:
+    game = games.start_game(
+        "standard", [TeamSpec("Foxes", ["Ann", "Ben"]), TeamSpec("", ["cy", "Di"])]
+    )
+    solo = games.start_game("simpson", alone("Ann", "Cy", "Eve"))
+
+    players.rename_player(_player("Ann").id, "Annie")
+    players.rename_player(_player("cy").id, "Cyril")
+
+    assert games.view_game(games.load_game(game.id)).team_names == ["Foxes", "Cyril & Di"]
+    assert games.view_game(games.load_game(solo.id)).team_names == ["Annie", "Cyril", "Eve"]
 
 
 def test_renaming_to_the_same_name_in_another_case_is_fine(ctx: Flask) -> None:
@@ -197,6 +211,17 @@ def test_a_merged_player_is_found_again_by_the_kept_name(ctx: Flask) -> None:
 
     assert game.teams[0].members[0].player.name == "Ann"
     assert db.session.scalar(select(func.count()).select_from(Player)) == 5
+
+
+def test_a_merged_players_teams_take_the_kept_name(ctx: Flask) -> None:
+    first = standard_game(names=("Ann", "Ben", "Cy", "Di"))
+    second = standard_game(names=("Anne", "Eve", "Cy", "Di"))
+    named = games.start_game("standard", [TeamSpec("Sharks", ["Anne", "Ben"]), *pairs("Cy", "Di")])
+
+    players.merge_players(_player("Ann").id, _player("Anne").id)
+
+    names = [games.view_game(games.load_game(g)).team_names[0] for g in (first, second, named.id)]
+    assert names == ["Ann & Ben", "Ann & Eve", "Sharks"]
 
 
 def test_a_season_has_a_name_and_optional_dates(ctx: Flask) -> None:
