@@ -148,7 +148,9 @@ def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) 
     ``whole`` for counts: steps of whole numbers only (no "0.25 games").
     """
     if high <= low:
-        high = low + 1
+        # One value only (a 0:0 game, a rating that never moved): whole steps of 1 around
+        # it, never "1097.3".
+        high = low + max(count - 1, 1)
     raw = (high - low) / max(count - 1, 1)
     magnitude = 10 ** math.floor(math.log10(raw))
     steps = [m * magnitude for m in (1, 2, 2.5, 5, 10)]

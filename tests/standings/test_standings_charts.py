@@ -89,6 +89,13 @@ def test_ticks_are_round_and_cover_the_range() -> None:
     assert all(t % 1000 == 0 for t in ticks)
 
 
+def test_a_single_value_is_ticked_in_whole_numbers() -> None:
+    # A game of 0:0 deals, or a rating that never moved: no "0.3" or "1097.3" on the axis.
+    assert charts.nice_ticks(0, 0) == [0, 1, 2, 3, 4]
+    ticks = charts.nice_ticks(1097.4, 1097.4)
+    assert ticks[0] <= 1097.4 <= ticks[-1] and all(float(t).is_integer() for t in ticks)
+
+
 def test_counts_are_ticked_in_whole_numbers() -> None:
     assert charts.nice_ticks(0, 1, whole=True) == [0, 1]
     assert charts.nice_ticks(0, 3, whole=True) == [0, 1, 2, 3]
