@@ -93,6 +93,21 @@ def _name_again(teams: list[Team]) -> None:
 
 def merge_players(keep_id: int, merge_id: int) -> Player:
     """Move every game of ``merge_id`` onto ``keep_id`` and remove the duplicate entry."""
+    keep, gone = check_merge(keep_id, merge_id)
+    named_after = _teams_named_after([keep.id, gone.id])
+    for membership in list(gone.memberships):
+        membership.player = keep
+    db.session.flush()
+    _name_again(named_after)
+    db.session.delete(gone)
+    summaries.bump()
+    db.session.commit()
+    return keep
+
+
+def check_merge(keep_id: int, merge_id: int) -> tuple[Player, Player]:
+    """The two entries to merge, or why they cannot be (asked before the merge is confirmed,
+    so nobody says "Yes, merge them" to be told then that it cannot be done)."""
     if keep_id == merge_id:
         raise Invalid.say(N_("Choose two different players to merge."), field="merge")
     keep, gone = get_player(keep_id), get_player(merge_id)
@@ -119,15 +134,7 @@ def merge_players(keep_id: int, merge_id: int) -> Player:
             a=keep.name,
             b=gone.name,
         )
-    named_after = _teams_named_after([keep.id, gone.id])
-    for membership in list(gone.memberships):
-        membership.player = keep
-    db.session.flush()
-    _name_again(named_after)
-    db.session.delete(gone)
-    summaries.bump()
-    db.session.commit()
-    return keep
+    return keep, gone
 
 
 def season_on(day: date, seasons: Iterable[Season]) -> Season | None:

@@ -170,13 +170,15 @@ def merge() -> ResponseReturnValue:
         return render_template("players/merge.html", form=form, played=played), status
     keep = next(p for p in players if p.id == form.keep.data)
     gone = next(p for p in players if p.id == form.merge.data)
-    if request.form.get("confirm") != "yes":
-        # The confirmation step: say exactly what will happen, then ask again.
-        return render_template(
-            "players/merge_confirm.html", form=form, keep=keep, gone=gone, played=played
-        )
     keep_name, gone_name = keep.name, gone.name
     try:
+        if request.form.get("confirm") != "yes":
+            # Two people who sat at one table are refused before anyone is asked to confirm.
+            service.check_merge(keep.id, gone.id)
+            # The confirmation step: say exactly what will happen, then ask again.
+            return render_template(
+                "players/merge_confirm.html", form=form, keep=keep, gone=gone, played=played
+            )
         service.merge_players(keep.id, gone.id)
     except ServiceError as error:
         db.session.rollback()

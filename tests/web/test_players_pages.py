@@ -202,6 +202,12 @@ def test_merge_refuses_one_person_twice_or_partners(app: Flask, client: FlaskCli
     assert rivals.status_code == 409
     assert "Ann and Cid played in the same game" in rivals.get_data(as_text=True)
     assert names(app) == ["Ann", "Ben", "Cid", "Dee"]
+    # Told before the confirmation is asked, not after "Yes, merge them".
+    asked = client.post("/players/merge", data={"keep": ann, "merge": ben})
+    assert asked.status_code == 409
+    page = asked.get_data(as_text=True)
+    assert "Ann and Ben played in the same game, so they are two people." in page
+    assert "cannot be undone" not in page
 
 
 @pytest.mark.parametrize(
