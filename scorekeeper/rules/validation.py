@@ -518,7 +518,14 @@ class _Checker:
                 N_("%(team)s reports exact draws, but these rules give no bonus for them."),
             )
         most = self.players(i)
-        if team.exact_draws > most:
+        if team.exact_draws > most == 1:
+            self.fail(
+                i,
+                "exact_draws",
+                N_("%(team)s reports %(count)d exact draws, but plays alone: 1 at most."),
+                count=team.exact_draws,
+            )
+        elif team.exact_draws > most:
             self.fail(
                 i,
                 "exact_draws",
@@ -1110,7 +1117,20 @@ class _Checker:
                 ),
                 points=left,
             )
-        if team.red_threes_caught and (alone or rules.partner_in_foot_to_go_out):
+        if team.red_threes_caught and alone:
+            # Whatever the rules do with red threes, a player who went out holds no card.
+            self.fail(
+                i,
+                "red_threes_caught",
+                NP_(
+                    "%(team)s went out, so holds no card, and the %(count)d red three "
+                    "reported caught cannot have been held.",
+                    "%(team)s went out, so holds no card, and none of the %(count)d red "
+                    "threes reported caught can have been held.",
+                ),
+                count=team.red_threes_caught,
+            )
+        elif team.red_threes_caught and rules.partner_in_foot_to_go_out:
             self.fail(
                 i,
                 "red_threes_caught",

@@ -704,8 +704,13 @@ def test_exact_draws_are_impossible_where_the_rules_give_no_bonus_for_them() -> 
 def test_a_player_alone_draws_exactly_22_cards_at_most_once_a_deal() -> None:
     teams = [TeamTally(exact_draws=2), TeamTally(), TeamTally(), TeamTally()]
     assert problems_of(teams, "simpson") == [
-        (0, "exact_draws", "Team A reports 2 exact draws, but a team has at most 1 player."),
+        (0, "exact_draws", "Team A reports 2 exact draws, but plays alone: 1 at most."),
     ]
+    # A team of two under house rules giving the bonus: two at most, said of the team.
+    pairs = PRESETS["standard"].derive({"exact_draw_bonus": 100}, id="x", name="x")
+    teams = [TeamTally(exact_draws=3, left=Cards(points=50)), TeamTally(left=Cards(points=50))]
+    messages = [p.message for p in validate_deal(pairs, 1, teams, None, [2, 2])]
+    assert "Team A reports 3 exact draws, but a team has at most 2 players." in messages
 
 
 def test_a_special_book_the_rules_do_not_have_is_impossible() -> None:
@@ -982,7 +987,15 @@ def test_a_player_alone_who_went_out_caught_no_red_three() -> None:
         clean_books=1, dirty_books=1, red_threes_caught=2, melded=Cards(points=200), went_out=True
     )
     teams = [team, TeamTally(), TeamTally(), TeamTally()]
-    assert [(t, f) for t, f, _ in problems_of(teams, "simpson")] == [(0, "red_threes_caught")]
+    # Simpson's red threes are discarded at once: caught wherever held, not only in a foot.
+    assert problems_of(teams, "simpson") == [
+        (
+            0,
+            "red_threes_caught",
+            "Team A went out, so holds no card, and none of the 2 red threes reported caught "
+            "can have been held.",
+        )
+    ]
 
 
 def test_eleven_card_partner_may_still_hide_a_red_three_in_an_unplayed_foot() -> None:
@@ -1173,8 +1186,8 @@ def test_a_team_that_went_out_hides_red_threes_only_in_the_feet_of_the_others() 
     assert [p[1:] for p in problems_of(out(1), "eleven-card", decks=6, sizes=[1, 1, 1])] == [
         (
             "red_threes_caught",
-            "Team A went out, so every foot of the team was picked up and the 1 red three "
-            "reported caught cannot have been hidden in one.",
+            "Team A went out, so holds no card, and the 1 red three reported caught cannot "
+            "have been held.",
         )
     ]
 
