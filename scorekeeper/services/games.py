@@ -7,7 +7,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import partial
 from typing import Any, Literal
 
@@ -518,6 +518,10 @@ def _start_game(
         not 0 < season_id <= LARGEST_ID or db.session.get(Season, season_id) is None
     ):
         fail("season", N_("There is no season %(id)s."), id=season_id)
+    # A game is started when it is played: a date to come is a slip (2062 for 2026). A day's
+    # grace for a tablet whose midnight comes before the server's.
+    if played_on is not None and played_on > date.today() + timedelta(days=1):
+        fail("played_on", N_("That date is still to come: give the day the game is played."))
     if count:
         # Rules stored before their decks were bounded (a house rule of 14 decks besides one
         # per player): no game past 20 decks, which no import would take back.

@@ -88,6 +88,26 @@ def test_a_game_is_dated_today_unless_told(api: Api) -> None:
     assert game["played_on"] == date.today().isoformat()
 
 
+def test_a_game_is_not_dated_in_the_years_to_come(
+    api: Api, row_counts: Callable[[], dict[str, int]]
+) -> None:
+    before = row_counts()
+    later = (date.today() + timedelta(days=2)).isoformat()
+    response = api.post("/api/games", standard_game_body(played_on=later))
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {
+            "team": None,
+            "field": "played_on",
+            "message": "That date is still to come: give the day the game is played.",
+        }
+    ]
+    assert row_counts() == before
+    # Tomorrow is allowed: a tablet's midnight may come before the server's.
+    tomorrow = (date.today() + timedelta(days=1)).isoformat()
+    assert api.post("/api/games", standard_game_body(played_on=tomorrow)).status_code == 201
+
+
 def test_team_names_default_to_the_players(api: Api) -> None:
     body = {
         "ruleset": "standard",

@@ -802,6 +802,7 @@ def test_start_form_keeps_what_was_typed_and_says_what_is_wrong(
         ("season", "x", "Choose a season from the list."),
         ("season", "42", "There is no season 42."),
         ("played_on", "29/11/2026", "year-month-day"),
+        ("played_on", "2099-01-01", "That date is still to come: give the day the game is played."),
         ("first_dealer", "-1", "The first dealer must be one of the players."),
         ("first_dealer", "9", "The first dealer must be one of the players."),
         ("ruleset", "no-such-rules", "There are no rules called no-such-rules."),
