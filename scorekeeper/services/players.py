@@ -94,7 +94,7 @@ def _name_again(teams: list[Team]) -> None:
 def merge_players(keep_id: int, merge_id: int) -> Player:
     """Move every game of ``merge_id`` onto ``keep_id`` and remove the duplicate entry."""
     keep, gone = check_merge(keep_id, merge_id)
-    named_after = _teams_named_after([keep.id, gone.id])
+    named_after = _teams_named_after([gone.id])  # the kept name stays as it is
     for membership in list(gone.memberships):
         membership.player = keep
     db.session.flush()

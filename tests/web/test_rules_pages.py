@@ -327,26 +327,28 @@ def test_the_wild_card_limit_excepts_wild_melds_and_grown_books(client: FlaskCli
     assert "and so on in longer melds" not in standard
 
 
+def house_rules_page(
+    app: Flask, client: FlaskClient, name: str, base: str, changes: dict[str, object]
+) -> str:
+    """The words of the rules page of house rules made from ``base`` with ``changes``."""
+    with app.app_context():
+        slug = rulesets.create_house_rules(name, base, changes).slug
+    return text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+
+
 def test_black_threes_worth_nothing_are_not_said_to_count_against_you(
     app: Flask, client: FlaskClient
 ) -> None:
-    with app.app_context():
-        free = rulesets.create_house_rules(
-            "Free 3s", "standard", {"card_values": {"black_threes": 0}}
-        )
-        slug = free.slug
-    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    words = house_rules_page(
+        app, client, "Free 3s", "standard", {"card_values": {"black_threes": 0}}
+    )
     assert "Black 3s count nothing, wherever they are." in words
     assert "count against you" not in words
     standard = text_of(client.get("/rules/standard").get_data(as_text=True))
     assert "Black 3s only ever count against you when left in hand or foot." in standard
     # Brouillette's black-three book: its black 3s still count, unless they are worth nothing.
-    with app.app_context():
-        free = rulesets.create_house_rules(
-            "Free black books", "brouillette", {"card_values": {"black_threes": 0}}
-        )
-        slug = free.slug
-    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    free = {"card_values": {"black_threes": 0}}
+    words = house_rules_page(app, client, "Free black books", "brouillette", free)
     assert "Black-three book a clean book for going out 300" in words
     assert "still counts" not in words
     brouillette = text_of(client.get("/rules/brouillette").get_data(as_text=True))
@@ -358,14 +360,8 @@ def test_partnership_rules_where_players_may_choose_to_play_alone_say_so(
 ) -> None:
     """Alone by choice, but not when unpaired: four players may play as two pairs or each
     alone, three cannot sit down; the page must not say that nobody plays alone."""
-    with app.app_context():
-        choice = rulesets.create_house_rules(
-            "Pairs or alone",
-            "standard",
-            {"alone_by_choice": True, "alone_when_unpaired": False},
-        )
-        slug = choice.slug
-    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    choice = {"alone_by_choice": True, "alone_when_unpaired": False}
+    words = house_rules_page(app, client, "Pairs or alone", "standard", choice)
     assert "Players who can pair up may also each play alone; a table that cannot pair up " in words
     assert "nobody plays alone" not in words
     assert "4 players: 2 teams of 2 or everyone plays alone" in words
@@ -374,8 +370,5 @@ def test_partnership_rules_where_players_may_choose_to_play_alone_say_so(
 
 def test_points_are_signed_as_a_score_sheet_writes_them(app: Flask, client: FlaskClient) -> None:
     assert [rules_text.signed(points) for points in (100, 0, -500)] == ["+100", "0", "\u2212500"]
-    with app.app_context():
-        free = rulesets.create_house_rules("Free red 3s", "standard", {"red_three_penalty": 0})
-        slug = free.slug
-    words = text_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    words = house_rules_page(app, client, "Free red 3s", "standard", {"red_three_penalty": 0})
     assert "0 each when caught" in words and "+0" not in words
