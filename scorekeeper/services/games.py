@@ -50,7 +50,7 @@ from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import rulesets, summaries
 from .errors import Conflict, Invalid, Malformed, NotFound, StaleDeal
-from .names import name_key, visible
+from .names import name_key, team_name_of, visible
 
 # The fields of a tally the correction log tracks, in sheet order.
 TRACKED_FIELDS = (
@@ -499,7 +499,7 @@ def _start_game(
                     f"teams[{i}].players", N_("%(name)s cannot sit at the table twice."), name=name
                 )
             seen.add(name.casefold())
-        team_name = visible(team.name) or " & ".join(players)[:NAME_LONGEST]
+        team_name = visible(team.name) or team_name_of(players)
         if len(team.name) > NAME_LONGEST:
             fail(
                 f"teams[{i}].name",

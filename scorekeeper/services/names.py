@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
+
+from scorekeeper.rules.tally import NAME_LONGEST
 
 # Spaces, line breaks, control and format characters (zero-width spaces, joiners, marks of
 # direction): none shows on its own. Not the unassigned or private-use ones: an emoji newer
@@ -43,3 +46,10 @@ def name_key(name: str) -> str:
     """What two names that cannot be told apart on a page share: :func:`visible`, case-folded
     ("Émile" and "ÉMILE ", or a line break and a space inside)."""
     return visible(name).casefold()
+
+
+def team_name_of(players: Iterable[str]) -> str:
+    """The name a game gives a team nobody named: its players' names, "Ann & Ben", cut to
+    the longest name a team may have. A renamed or merged player's teams are named again
+    with it, so the two can never disagree."""
+    return " & ".join(players)[:NAME_LONGEST]

@@ -15,7 +15,7 @@ from scorekeeper.rules.tally import NAME_LONGEST
 
 from . import summaries
 from .errors import Conflict, Invalid, NotFound
-from .names import name_key, visible
+from .names import name_key, team_name_of, visible
 from .standings import get_season, season_game_count
 
 
@@ -67,8 +67,8 @@ def rename_player(player_id: int, name: str) -> Player:
 
 
 def _auto_name(team: Team) -> str:
-    """The name a game gives a team nobody named: its players' names, "Ann & Ben"."""
-    return " & ".join(member.player.name for member in team.members)[:NAME_LONGEST]
+    """The name a game gives a team nobody named (:func:`team_name_of`)."""
+    return team_name_of(member.player.name for member in team.members)
 
 
 def _teams_named_after(player_ids: list[int]) -> list[Team]:

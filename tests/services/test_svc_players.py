@@ -14,9 +14,11 @@ from scorekeeper.messages import problems_json, say
 from scorekeeper.models import Player, Season, TeamMember
 from scorekeeper.rules import Problem
 from scorekeeper.rules.i18n import N_
+from scorekeeper.rules.tally import NAME_LONGEST
 from scorekeeper.services import games, players
 from scorekeeper.services.errors import Conflict, Invalid, NotFound, ServiceError
 from scorekeeper.services.games import TeamSpec
+from scorekeeper.services.names import team_name_of
 
 
 def _player(name: str) -> Player:
@@ -55,6 +57,23 @@ def test_a_team_with_a_name_of_its_own_keeps_it_when_a_player_is_renamed(ctx: Fl
 
     assert games.view_game(games.load_game(game.id)).team_names == ["Foxes", "Cyril & Di"]
     assert games.view_game(games.load_game(solo.id)).team_names == ["Annie", "Cyril", "Eve"]
+
+
+def test_a_team_named_after_long_names_is_cut_alike_when_a_player_is_renamed(
+    ctx: Flask,
+) -> None:
+    # Two names of 50 characters make a team name longer than a team may have: the game cuts
+    # it, and a rename names the team again as a game would, cut at the same place.
+    first, second = "A" * 49 + "n", "B" * 49 + "n"
+    game = games.start_game("standard", [TeamSpec("", [first, second]), TeamSpec("", ["Cy", "Di"])])
+    name = games.view_game(games.load_game(game.id)).team_names[0]
+    assert name == f"{first} & {second}"[:NAME_LONGEST] != f"{first} & {second}"
+
+    players.rename_player(_player(first).id, "Z" * 49 + "n")
+
+    renamed = games.view_game(games.load_game(game.id)).team_names[0]
+    assert renamed == ("Z" * 49 + f"n & {second}")[:NAME_LONGEST]
+    assert renamed == team_name_of(["Z" * 49 + "n", second])
 
 
 def test_renaming_to_the_same_name_in_another_case_is_fine(ctx: Flask) -> None:
