@@ -28,6 +28,7 @@ from scorekeeper.rules import (
     WildLimit,
 )
 from scorekeeper.rules.cards import RANK_CLASSES
+from scorekeeper.rules.i18n import N_
 from scorekeeper.rules.play import GoOutCheck, OpeningCheck
 
 EN_DASH = "\u2013"
@@ -405,23 +406,27 @@ def going_out_phrases(rules: RuleSet, *, alone: bool | None = False) -> list[str
     say they hold in partnerships where these rules also seat players alone.
     """
     phrases = [_("Going out earns %(bonus)s.", bonus=signed(rules.going_out_bonus))]
-    partners = rules.has_partners(alone=bool(alone))
-    mixed = alone is None and rules.seats_players_alone
-    if partners and rules.partner_in_foot_to_go_out:
-        # "... seinen Fuß aufgenommen und mindestens einen Zug damit gespielt hat" (seed 001)
-        if mixed:
-            phrases.append(
-                _("In partnerships, your partner must have played from their foot first.")
-            )
-        else:
-            phrases.append(_("Your partner must have played from their foot first."))
-    if partners and rules.permission_to_go_out:
-        if mixed:
-            phrases.append(
-                _("In partnerships, ask your partner “May I go out?” first, and follow the answer.")
-            )
-        else:
-            phrases.append(_("Ask your partner “May I go out?” first, and follow the answer."))
+    if rules.has_partners(alone=bool(alone)):
+        # Where these rules also seat players alone, the partner's conditions say when they hold.
+        mixed = alone is None and rules.seats_players_alone
+        for holds, plain, in_partnerships in (
+            # "... seinen Fuß aufgenommen und mindestens einen Zug damit gespielt hat" (seed 001)
+            (
+                rules.partner_in_foot_to_go_out,
+                N_("Your partner must have played from their foot first."),
+                N_("In partnerships, your partner must have played from their foot first."),
+            ),
+            (
+                rules.permission_to_go_out,
+                N_("Ask your partner “May I go out?” first, and follow the answer."),
+                N_(
+                    "In partnerships, ask your partner “May I go out?” first, "
+                    "and follow the answer."
+                ),
+            ),
+        ):
+            if holds:
+                phrases.append(_(in_partnerships if mixed else plain))
     if rules.must_discard_to_go_out:
         phrases.append(_("The last card must be discarded: melding every card is not going out."))
     else:
