@@ -49,22 +49,22 @@ _NOTHING_LEFT = {
     False: NP_(
         "%(team)s did not go out, so at least one card is still in hand or foot, but no "
         "card is reported left.",
-        "%(team)s did not go out, so each of its %(count)d players still holds at least one "
+        "%(team)s did not go out, so each of their %(count)d players still holds at least one "
         "card in hand or foot, but no card is reported left.",
     ),
     True: NP_(
-        "%(team)s went out, but its player who did not go out still holds at least one card "
+        "%(team)s went out, but their player who did not go out still holds at least one card "
         "in hand or foot, and no card is reported left.",
-        "%(team)s went out, but each of its %(count)d players who did not go out still holds "
+        "%(team)s went out, but each of their %(count)d players who did not go out still holds "
         "at least one card in hand or foot, and no card is reported left.",
     ),
 }
 # Too few: %(count)d players who did not go out, each holding a card besides any red three
 # caught (see cards_still_held).
 _TOO_FEW_LEFT = NP_(
-    "%(team)s reports %(cards)d card left in hand and foot, but %(count)d of its players did "
+    "%(team)s reports %(cards)d card left in hand and foot, but %(count)d of their players did "
     "not go out and each still holds at least one card.",
-    "%(team)s reports %(cards)d cards left in hand and foot, but %(count)d of its players "
+    "%(team)s reports %(cards)d cards left in hand and foot, but %(count)d of their players "
     "did not go out and each still holds at least one card.",
     "cards",
 )
@@ -72,39 +72,39 @@ _TOO_FEW_LEFT = NP_(
 # alone are still held, %(feet)d cards besides any red three caught in them (see
 # cards_still_held). By count, then by points.
 _FEET_NOT_LEFT = NP_(
-    "%(team)s melded nothing, so its foot was never picked up: that foot alone holds "
+    "%(team)s melded nothing, so their foot was never picked up: that foot alone holds "
     "%(feet)d cards besides any red three caught, but %(cards)d are reported left.",
-    "%(team)s melded nothing, so none of its %(count)d players picked up a foot: the feet "
+    "%(team)s melded nothing, so none of their %(count)d players picked up a foot: the feet "
     "alone hold %(feet)d cards besides any red three caught, but %(cards)d are reported left.",
 )
 _FEET_WORTH_MORE = NP_(
-    "%(team)s melded nothing, so its foot was never picked up: that foot alone holds "
+    "%(team)s melded nothing, so their foot was never picked up: that foot alone holds "
     "%(feet)d cards besides any red three caught, worth at least %(least)d, but cards worth "
     "%(points)d are reported left.",
-    "%(team)s melded nothing, so none of its %(count)d players picked up a foot: the feet "
+    "%(team)s melded nothing, so none of their %(count)d players picked up a foot: the feet "
     "alone hold %(feet)d cards besides any red three caught, worth at least %(least)d, but "
     "cards worth %(points)d are reported left.",
 )
 # Where the packets are dealt exactly and a red three is laid and replaced, the hands, which
 # only grew, are still held too: %(held)d cards in all.
 _UNPLAYED_NOT_LEFT = NP_(
-    "%(team)s melded nothing, so its hand was never emptied and its foot never picked up: "
+    "%(team)s melded nothing, so their hand was never emptied and their foot never picked up: "
     "the two hold at least %(held)d cards besides any red three caught, but %(cards)d are "
     "reported left.",
-    "%(team)s melded nothing, so none of its %(count)d players emptied a hand or picked up "
+    "%(team)s melded nothing, so none of their %(count)d players emptied a hand or picked up "
     "a foot: their hands and feet hold at least %(held)d cards besides any red three caught, "
     "but %(cards)d are reported left.",
 )
 _UNPLAYED_WORTH_MORE = NP_(
-    "%(team)s melded nothing, so its hand was never emptied and its foot never picked up: "
+    "%(team)s melded nothing, so their hand was never emptied and their foot never picked up: "
     "the two hold at least %(held)d cards besides any red three caught, worth at least "
     "%(least)d, but cards worth %(points)d are reported left.",
-    "%(team)s melded nothing, so none of its %(count)d players emptied a hand or picked up "
+    "%(team)s melded nothing, so none of their %(count)d players emptied a hand or picked up "
     "a foot: their hands and feet hold at least %(held)d cards besides any red three caught, "
     "worth at least %(least)d, but cards worth %(points)d are reported left.",
 )
 _TOO_LITTLE_LEFT = N_(
-    "%(team)s reports cards worth %(points)d left in hand and foot, but %(count)d of its "
+    "%(team)s reports cards worth %(points)d left in hand and foot, but %(count)d of their "
     "players did not go out and each still holds at least one card: cards worth at least "
     "%(least)d."
 )
@@ -151,26 +151,26 @@ _RANKS_TEXT = {
     (False, False): N_(
         "%(team)s's melded cards cannot be laid out in melds: with no clean or dirty book, "
         "each rank's natural cards make one meld at the most, of 3 to %(largest)d cards with "
-        "its wild cards (all aces are one rank), and %(naturals)s and %(wilds)s make no such "
+        "their wild cards (all aces are one rank), and %(naturals)s and %(wilds)s make no such "
         "melds."
     ),
     (False, True): N_(
         "%(team)s's melded cards cannot be laid out in melds: with no clean or dirty book, "
         "each rank's natural cards make one meld at the most, of 3 to %(largest)d cards with "
-        "its wild cards (all aces are one rank), and %(naturals)s and %(wilds)s besides its "
+        "their wild cards (all aces are one rank), and %(naturals)s and %(wilds)s besides their "
         "wild books make no such melds."
     ),
     (True, False): N_(
         "%(team)s's melded cards cannot be laid out in books and melds of one rank each: "
-        "beside its books, each rank's natural cards make one unfinished meld at the most, "
-        "of 3 to %(largest)d cards with its wild cards (all aces are one rank), and "
+        "beside their books, each rank's natural cards make one unfinished meld at the most, "
+        "of 3 to %(largest)d cards with their wild cards (all aces are one rank), and "
         "%(naturals)s and %(wilds)s make no such books and melds."
     ),
     (True, True): N_(
         "%(team)s's melded cards cannot be laid out in books and melds of one rank each: "
-        "beside its books, each rank's natural cards make one unfinished meld at the most, "
-        "of 3 to %(largest)d cards with its wild cards (all aces are one rank), and "
-        "%(naturals)s and %(wilds)s besides its wild books make no such books and melds."
+        "beside their books, each rank's natural cards make one unfinished meld at the most, "
+        "of 3 to %(largest)d cards with their wild cards (all aces are one rank), and "
+        "%(naturals)s and %(wilds)s besides their wild books make no such books and melds."
     ),
 }
 # The same limits, as the end of a sentence.
@@ -197,24 +197,24 @@ _CLASS_TEXT = {
 # together; each without and with natural cards counted elsewhere.
 _SHORT_RANKS: dict[tuple[bool, bool], Template] = {
     (True, False): NP_(
-        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "%(team)s melded cards worth %(melded)d, but their books cannot all be of the "
         "cheapest ranks: a book is of one rank, and %(decks)d deck holds only "
-        "%(most)d cards of each, so its books alone hold cards worth at least "
+        "%(most)d cards of each, so their books alone hold cards worth at least "
         "%(least)d.",
-        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "%(team)s melded cards worth %(melded)d, but their books cannot all be of the "
         "cheapest ranks: a book is of one rank, and %(decks)d decks hold only "
-        "%(most)d cards of each, so its books alone hold cards worth at least "
+        "%(most)d cards of each, so their books alone hold cards worth at least "
         "%(least)d.",
         "decks",
     ),
     (True, True): NP_(
-        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "%(team)s melded cards worth %(melded)d, but their books cannot all be of the "
         "cheapest ranks: a book is of one rank, %(decks)d deck holds only %(most)d "
-        "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
+        "cards of each, and %(counted)d natural cards are counted elsewhere, so their "
         "books alone hold cards worth at least %(least)d.",
-        "%(team)s melded cards worth %(melded)d, but its books cannot all be of the "
+        "%(team)s melded cards worth %(melded)d, but their books cannot all be of the "
         "cheapest ranks: a book is of one rank, %(decks)d decks hold only %(most)d "
-        "cards of each, and %(counted)d natural cards are counted elsewhere, so its "
+        "cards of each, and %(counted)d natural cards are counted elsewhere, so their "
         "books alone hold cards worth at least %(least)d.",
         "decks",
     ),
@@ -246,12 +246,12 @@ _SHORT_RANKS: dict[tuple[bool, bool], Template] = {
 _ONE_BOOK_A_RANK: dict[tuple[bool, bool], Template] = {
     (True, False): N_(
         "%(team)s melded cards worth %(melded)d, but these rules allow one meld of each rank, "
-        "so each of its books is of another rank, and they alone hold cards worth at least "
+        "so each of their books is of another rank, and they alone hold cards worth at least "
         "%(least)d."
     ),
     (True, True): N_(
         "%(team)s melded cards worth %(melded)d, but these rules allow one meld of each rank, "
-        "so each of its books is of another rank, and with %(counted)d natural cards counted "
+        "so each of their books is of another rank, and with %(counted)d natural cards counted "
         "elsewhere, they alone hold cards worth at least %(least)d."
     ),
     (False, False): NP_(
@@ -405,10 +405,10 @@ class _Checker:
                 "melded",
                 NP_(
                     "%(team)s reports %(count)d book (%(clean)d clean, %(dirty)d dirty), but "
-                    "these rules allow one meld of each rank, and the natural cards it melded "
+                    "these rules allow one meld of each rank, and the natural cards they melded "
                     "cannot make that many books each of a rank of its own.",
                     "%(team)s reports %(count)d books (%(clean)d clean, %(dirty)d dirty), but "
-                    "these rules allow one meld of each rank, and the natural cards it melded "
+                    "these rules allow one meld of each rank, and the natural cards they melded "
                     "cannot make that many books each of a rank of its own.",
                     "count",
                 ),
@@ -493,11 +493,11 @@ class _Checker:
                 i,
                 "red_threes_caught",
                 NP_(
-                    "%(team)s reports %(count)d red three caught, but it went out, so only the "
-                    "feet of its players who did not go out can hide one: %(feet)d cards at "
+                    "%(team)s reports %(count)d red three caught, but they went out, so only the "
+                    "feet of their players who did not go out can hide one: %(feet)d cards at "
                     "most.",
-                    "%(team)s reports %(count)d red threes caught, but it went out, so only "
-                    "the feet of its players who did not go out can hide them: %(feet)d cards "
+                    "%(team)s reports %(count)d red threes caught, but they went out, so only "
+                    "the feet of their players who did not go out can hide them: %(feet)d cards "
                     "at most.",
                 ),
                 count=team.red_threes_caught,
@@ -600,10 +600,10 @@ class _Checker:
                     i,
                     "melded.black_threes",
                     NP_(
-                        "%(team)s reports %(count)d black 3s melded: its %(books)d black-three "
+                        "%(team)s reports %(count)d black 3s melded: their %(books)d black-three "
                         "book holds %(need)d of them, and the other %(rest)d cannot be one meld "
                         "of 3 to %(most)d.",
-                        "%(team)s reports %(count)d black 3s melded: its %(books)d black-three "
+                        "%(team)s reports %(count)d black 3s melded: their %(books)d black-three "
                         "books hold %(need)d of them, and the other %(rest)d cannot be one meld "
                         "of 3 to %(most)d.",
                         "books",
@@ -619,17 +619,17 @@ class _Checker:
                     i,
                     "melded.black_threes",
                     NP_(
-                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "%(team)s reports %(count)d black 3s melded, but their %(books)d "
                         "black-three book holds %(need)d of them.",
-                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "%(team)s reports %(count)d black 3s melded, but their %(books)d "
                         "black-three books hold %(need)d of them.",
                         "books",
                     )
                     if not self.rules.books_may_grow
                     else NP_(
-                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "%(team)s reports %(count)d black 3s melded, but their %(books)d "
                         "black-three book holds at least %(need)d of them.",
-                        "%(team)s reports %(count)d black 3s melded, but its %(books)d "
+                        "%(team)s reports %(count)d black 3s melded, but their %(books)d "
                         "black-three books hold at least %(need)d of them.",
                         "books",
                     ),
@@ -725,10 +725,10 @@ class _Checker:
                 i,
                 "melded",
                 NP_(
-                    "%(team)s melded cards worth %(melded)d, but its %(books)d book alone holds "
+                    "%(team)s melded cards worth %(melded)d, but their %(books)d book alone holds "
                     "cards worth at least %(least)d (a clean book at least %(clean)d, a dirty "
                     "book %(dirty)d, a wild book %(wild)d).",
-                    "%(team)s melded cards worth %(melded)d, but its %(books)d books alone hold "
+                    "%(team)s melded cards worth %(melded)d, but their %(books)d books alone hold "
                     "cards worth at least %(least)d (a clean book at least %(clean)d, a dirty "
                     "book %(dirty)d, a wild book %(wild)d).",
                     "books",
@@ -864,9 +864,9 @@ class _Checker:
                 i,
                 "melded",
                 NP_(
-                    "%(team)s melded %(loose)d card besides its books, but a meld has at least "
+                    "%(team)s melded %(loose)d card besides their books, but a meld has at least "
                     "three cards.",
-                    "%(team)s melded %(loose)d cards besides its books, but a meld has at least "
+                    "%(team)s melded %(loose)d cards besides their books, but a meld has at least "
                     "three cards.",
                     "loose",
                 ),
@@ -946,13 +946,13 @@ class _Checker:
                 "melded",
                 N_(
                     "%(team)s's melded cards cannot be laid out in books and melds: besides "
-                    "its clean and wild books, %(naturals)s and %(wilds)s are left for its "
+                    "their clean and wild books, %(naturals)s and %(wilds)s are left for their "
                     "dirty books and for melds of 3 to %(largest)d cards, and %(rule)s"
                 )
                 if size > 3
                 else N_(
-                    "%(team)s's melded cards cannot be laid out in books: besides its clean "
-                    "and wild books, %(naturals)s and %(wilds)s are left for its dirty books, "
+                    "%(team)s's melded cards cannot be laid out in books: besides their clean "
+                    "and wild books, %(naturals)s and %(wilds)s are left for their dirty books, "
                     "and %(rule)s"
                 ),
                 naturals=Phrase(_NATURALS_LEFT, {"count": naturals - size * clean}),
@@ -998,13 +998,13 @@ class _Checker:
             i,
             "melded",
             NP_(
-                "%(team)s melded more natural cards than its melds can hold: a team has one "
+                "%(team)s melded more natural cards than their melds can hold: a team has one "
                 "unfinished meld of a rank at the most, of up to %(largest)d cards, so "
-                "%(must)d of them must be in books, but its books hold %(room)d natural card "
+                "%(must)d of them must be in books, but their books hold %(room)d natural card "
                 "at the most.",
-                "%(team)s melded more natural cards than its melds can hold: a team has one "
+                "%(team)s melded more natural cards than their melds can hold: a team has one "
                 "unfinished meld of a rank at the most, of up to %(largest)d cards, so "
-                "%(must)d of them must be in books, but its books hold %(room)d natural cards "
+                "%(must)d of them must be in books, but their books hold %(room)d natural cards "
                 "at the most.",
                 "room",
             ),
@@ -1455,9 +1455,9 @@ class _Checker:
                     i,
                     "melded",
                     N_(
-                        "%(team)s melded cards worth %(melded)d, but its books need %(need)d wild "
-                        "cards and only %(free)d %(cheap)s are not counted elsewhere; with "
-                        "%(dear)s for the rest, its books alone hold cards worth at least "
+                        "%(team)s melded cards worth %(melded)d, but their books need %(need)d "
+                        "wild cards and only %(free)d %(cheap)s are not counted elsewhere; with "
+                        "%(dear)s for the rest, their books alone hold cards worth at least "
                         "%(least)d."
                     ),
                     melded=melded,

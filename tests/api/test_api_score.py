@@ -103,7 +103,7 @@ def test_a_team_still_holding_cards_with_none_left_is_hinted_at_not_refused(api:
         {
             "team": 0,
             "field": "left",
-            "message": "Team 1 went out, but its player who did not go out still holds at least "
+            "message": "Team 1 went out, but their player who did not go out still holds at least "
             "one card in hand or foot, and no card is reported left.",
         }
     ]
@@ -115,7 +115,7 @@ def test_a_team_still_holding_cards_with_none_left_is_hinted_at_not_refused(api:
         {
             "team": 1,
             "field": "left",
-            "message": "Team 2 did not go out, so each of its 2 players still holds at least "
+            "message": "Team 2 did not go out, so each of their 2 players still holds at least "
             "one card in hand or foot, but no card is reported left.",
         }
     ]
@@ -138,7 +138,7 @@ def test_a_team_that_melded_nothing_is_hinted_at_for_its_unplayed_hands_and_feet
         {
             "team": 1,
             "field": "left",
-            "message": "Team 2 melded nothing, so none of its 2 players emptied a hand or "
+            "message": "Team 2 melded nothing, so none of their 2 players emptied a hand or "
             "picked up a foot: their hands and feet hold at least 52 cards besides any red "
             "three caught, worth at least 260, but cards worth 60 are reported left.",
         }

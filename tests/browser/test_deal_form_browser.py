@@ -590,7 +590,7 @@ def test_the_bar_says_to_check_a_team_still_holding_cards_with_none_left(
     bar = page.locator("#deal-preview")
     hints = bar.locator("[data-hints]")
     expect(hints).to_have_text(
-        "Check before saving: Cid & Dee did not go out, so each of its 2 players still holds "
+        "Check before saving: Cid & Dee did not go out, so each of their 2 players still holds "
         "at least one card in hand or foot, but no card is reported left."
     )
     # Outside the live region, so typing on never reads it out again; no problem either.

@@ -19,7 +19,15 @@ from i18n_support import GERMAN_DEAL, ONE_DEAL, TEAMS, visible_text
 from scorekeeper.extensions import db
 from scorekeeper.messages import imported_text, say
 from scorekeeper.models import Game
-from scorekeeper.rules import PRESETS, CardClass, Cards, TallyError, TeamTally, read_teams
+from scorekeeper.rules import (
+    PRESETS,
+    CardClass,
+    Cards,
+    TallyError,
+    TeamTally,
+    deal_hints,
+    read_teams,
+)
 from scorekeeper.rules import validate_deal as validate
 from scorekeeper.services import exchange, games
 from scorekeeper.services.errors import Invalid
@@ -217,6 +225,28 @@ def test_one_natural_card_melded(app: Flask, lang: str, one: str) -> None:
     ]
     with app.test_request_context(), force_locale(lang):
         assert any(say(p).endswith(one) for p in problems), [say(p) for p in problems]
+
+
+@pytest.mark.parametrize(
+    ("lang", "start"),
+    [
+        ("en", "Team B melded nothing, so their foot was never picked up:"),
+        ("nl", "Team B: niets gemeld, dus de voet is nooit opgepakt;"),
+        ("de", "Partei B: nichts ausgelegt, also wurde der Fuß nie aufgenommen;"),
+        ("fr", "Équipe B\u00a0: rien n'a été posé, donc le pied n'a jamais été ramassé\u00a0;"),
+        ("da", "Hold B meldte intet, så foden blev aldrig taget op:"),
+    ],
+)
+def test_a_player_alone_who_melded_nothing_holds_a_foot_not_a_teams(
+    app: Flask, lang: str, start: str
+) -> None:
+    # The singular speaks of one player alone: their foot, not "the team's foot".
+    out = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
+    teams = [out, TeamTally(left=Cards(points=50))]
+    assert validate(PRESETS["simpson"], 1, teams, None, [1, 1]) == []
+    hints = deal_hints(PRESETS["simpson"], 1, teams, [1, 1])
+    with app.test_request_context(), force_locale(lang):
+        assert [say(hint)[: len(start)] for hint in hints] == [start]
 
 
 def test_one_team_given_is_one_team() -> None:

@@ -37,7 +37,7 @@ def test_a_team_that_did_not_go_out_and_holds_nothing_is_hinted_at() -> None:
         (
             1,
             "left",
-            "Team B did not go out, so each of its 2 players still holds at least one card in "
+            "Team B did not go out, so each of their 2 players still holds at least one card in "
             "hand or foot, but no card is reported left.",
         )
     ]
@@ -67,7 +67,7 @@ def test_too_few_cards_for_the_players_still_holding_some() -> None:
         (
             1,
             "left",
-            "Team B reports cards worth 5 left in hand and foot, but 2 of its players did not "
+            "Team B reports cards worth 5 left in hand and foot, but 2 of their players did not "
             "go out and each still holds at least one card: cards worth at least 10.",
         )
     ]
@@ -76,7 +76,7 @@ def test_too_few_cards_for_the_players_still_holding_some() -> None:
         (
             1,
             "left",
-            "Team B reports 1 card left in hand and foot, but 2 of its players did not go out "
+            "Team B reports 1 card left in hand and foot, but 2 of their players did not go out "
             "and each still holds at least one card.",
         )
     ]
@@ -90,7 +90,7 @@ def test_the_partner_of_the_player_who_went_out_still_holds_a_card() -> None:
         (
             0,
             "left",
-            "Team A went out, but its player who did not go out still holds at least one card "
+            "Team A went out, but their player who did not go out still holds at least one card "
             "in hand or foot, and no card is reported left.",
         )
     ]
@@ -118,7 +118,7 @@ def test_a_team_that_melded_nothing_still_holds_every_hand_and_foot() -> None:
         (
             1,
             "left",
-            "Team B melded nothing, so none of its 2 players emptied a hand or picked up a "
+            "Team B melded nothing, so none of their 2 players emptied a hand or picked up a "
             "foot: their hands and feet hold at least 52 cards besides any red three caught, "
             "worth at least 260, but cards worth 255 are reported left.",
         )
@@ -136,14 +136,14 @@ def test_a_team_that_melded_nothing_still_holds_every_hand_and_foot() -> None:
         counted, left=Cards.of_counts({CardClass.ACES: 11, CardClass.EIGHTS_TO_KINGS: 13})
     )
     assert [h[2] for h in hints([alone_out, fewer], [1, 1])] == [
-        "Team B melded nothing, so its hand was never emptied and its foot never picked up: "
+        "Team B melded nothing, so their hand was never emptied and their foot never picked up: "
         "the two hold at least 25 cards besides any red three caught, but 24 are reported left."
     ]
     # Simpson's players pick about 22 cards each and discard red threes at once, so only
     # the foot is sure to be held: 11 cards.
     out = TeamTally(clean_books=1, dirty_books=1, melded=Cards(points=300), went_out=True)
     assert [h[2] for h in hints([out, TeamTally(left=Cards(points=50))], [1, 1], "simpson")] == [
-        "Team B melded nothing, so its foot was never picked up: that foot alone holds 11 cards "
+        "Team B melded nothing, so their foot was never picked up: that foot alone holds 11 cards "
         "besides any red three caught, worth at least 55, but cards worth 50 are reported left."
     ]
     assert hints([out, TeamTally(left=Cards(points=55))], [1, 1], "simpson") == []
@@ -152,7 +152,7 @@ def test_a_team_that_melded_nothing_still_holds_every_hand_and_foot() -> None:
     assert [
         h[2] for h in hints([eleven, TeamTally(left=Cards(points=105))], [1, 1], "eleven-card")
     ] == [
-        "Team B melded nothing, so its hand was never emptied and its foot never picked up: "
+        "Team B melded nothing, so their hand was never emptied and their foot never picked up: "
         "the two hold at least 22 cards besides any red three caught, worth at least 110, but "
         "cards worth 105 are reported left."
     ]
@@ -166,7 +166,7 @@ def test_a_team_that_melded_anything_may_hold_less_than_its_feet() -> None:
     assert hints([OUT, booked], [2, 2]) == []
     # Nothing left at all is still the commoner slip, and said as such.
     assert [h[2] for h in hints([OUT, TeamTally()], [2, 2])] == [
-        "Team B did not go out, so each of its 2 players still holds at least one card in hand "
+        "Team B did not go out, so each of their 2 players still holds at least one card in hand "
         "or foot, but no card is reported left."
     ]
 

@@ -159,8 +159,8 @@ def test_standard_a_dirty_book_and_a_meld_must_each_keep_the_wild_card_limit() -
     assert problems("standard", team) == [
         (
             "melded",
-            "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 8 natural cards and 4 wild cards are left for its dirty books and for "
+            "Team A's melded cards cannot be laid out in books and melds: besides their clean and "
+            "wild books, 8 natural cards and 4 wild cards are left for their dirty books and for "
             "melds of 3 to 6 cards, and every meld needs at least twice as many natural cards as "
             "wild cards.",
         )
@@ -178,7 +178,10 @@ def test_saskatchewan_a_meld_without_books_has_three_cards(melded: dict[str, int
     # Seed 003: "En meld kan ikke have færre end tre kort."
     team = TeamTally(melded=cards(**melded))
     assert problems("saskatchewan", team, 4) == [
-        ("melded", "Team A melded 2 cards besides its books, but a meld has at least three cards.")
+        (
+            "melded",
+            "Team A melded 2 cards besides their books, but a meld has at least three cards.",
+        )
     ]
 
 
@@ -201,8 +204,8 @@ def test_saskatchewan_wild_cards_cannot_join_a_clean_canasta() -> None:
     assert problems("saskatchewan", team, 4) == [
         (
             "melded",
-            "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 0 natural cards and 2 wild cards are left for its dirty books and for "
+            "Team A's melded cards cannot be laid out in books and melds: besides their clean and "
+            "wild books, 0 natural cards and 2 wild cards are left for their dirty books and for "
             "melds of 3 to 6 cards, and every meld needs more natural cards than wild cards.",
         )
     ]
@@ -218,8 +221,8 @@ def test_eleven_card_naturals_in_a_clean_book_cannot_carry_a_wild_card() -> None
     assert problems("eleven-card", team) == [
         (
             "melded",
-            "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 3 natural cards and 1 wild card are left for its dirty books and for "
+            "Team A's melded cards cannot be laid out in books and melds: besides their clean and "
+            "wild books, 3 natural cards and 1 wild card are left for their dirty books and for "
             "melds of 3 to 6 cards, and wild cards may only join a meld of at least 4 natural "
             "cards.",
         )
@@ -234,8 +237,8 @@ def test_saskatchewan_natural_cards_beside_a_wild_canasta_still_make_melds() -> 
     assert problems("saskatchewan", two, 4) == [
         (
             "melded",
-            "Team A's melded cards cannot be laid out in books and melds: besides its clean and "
-            "wild books, 2 natural cards and 0 wild cards are left for its dirty books and for "
+            "Team A's melded cards cannot be laid out in books and melds: besides their clean and "
+            "wild books, 2 natural cards and 0 wild cards are left for their dirty books and for "
             "melds of 3 to 6 cards, and every meld needs more natural cards than wild cards.",
         )
     ]
@@ -247,9 +250,9 @@ def test_books_of_three_leave_no_room_for_melds() -> None:
     rules = PRESETS["no-wild-books"].derive({"book_size": 3}, id="threes", name="Threes")
     team = TeamTally(clean_books=1, melded=cards(aces=4, twos=2))
     assert [p.message for p in validate_deal(rules, 1, [team, TeamTally()])] == [
-        "Team A's melded cards cannot be laid out in books: besides its clean and wild books, 1 "
-        "natural card and 2 wild cards are left for its dirty books, and every meld needs at least "
-        "twice as many natural cards as wild cards."
+        "Team A's melded cards cannot be laid out in books: besides their clean and wild books, 1 "
+        "natural card and 2 wild cards are left for their dirty books, and every meld needs at "
+        "least twice as many natural cards as wild cards."
     ]
 
 
@@ -390,7 +393,7 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
     aces = TeamTally(melded=cards(aces=6, twos=1), left=Cards(points=300))
     assert [p.message for p in validate_deal(standard, 1, [out, aces], None, [1, 1])] == [
         "Team B's melded cards cannot be laid out in melds: with no clean or dirty book, each "
-        "rank's natural cards make one meld at the most, of 3 to 6 cards with its wild cards "
+        "rank's natural cards make one meld at the most, of 3 to 6 cards with their wild cards "
         "(all aces are one rank), and 6 natural cards and 1 wild card make no such melds."
     ]
     # Six cards of 8 to king may be two ranks: K K K 2 and Q Q Q.
@@ -405,8 +408,8 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
     )
     assert [p.message for p in validate_deal(standard, 1, [out, kings], None, [1, 1])] == [
         "Team B's melded cards cannot be laid out in books and melds of one rank each: beside "
-        "its books, each rank's natural cards make one unfinished meld at the most, of 3 to 6 "
-        "cards with its wild cards (all aces are one rank), and 13 natural cards and 1 wild "
+        "their books, each rank's natural cards make one unfinished meld at the most, of 3 to 6 "
+        "cards with their wild cards (all aces are one rank), and 13 natural cards and 1 wild "
         "card make no such books and melds."
     ]
     # Thirteen aces are a clean book of them and six in a meld, with room for no 2 but a 2
@@ -418,7 +421,7 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
     pairs = TeamTally(melded=cards(aces=2, eights_to_kings=2, twos=1), left=Cards(points=300))
     assert [p.message for p in validate_deal(standard, 1, [out, pairs], None, [1, 1])] == [
         "Team B's melded cards cannot be laid out in melds: with no clean or dirty book, each "
-        "rank's natural cards make one meld at the most, of 3 to 6 cards with its wild cards "
+        "rank's natural cards make one meld at the most, of 3 to 6 cards with their wild cards "
         "(all aces are one rank), and 4 natural cards and 1 wild card make no such melds."
     ]
     assert (

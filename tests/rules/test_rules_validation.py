@@ -189,9 +189,9 @@ def test_books_past_the_cheapest_ranks_are_worth_more() -> None:
         (
             0,
             "melded",
-            "Team A melded cards worth 315, but its books cannot all be of the cheapest ranks: a "
-            "book is of one rank, and 5 decks hold only 20 cards of each, so its books alone hold "
-            "cards worth at least 350.",
+            "Team A melded cards worth 315, but their books cannot all be of the cheapest ranks: a "
+            "book is of one rank, and 5 decks hold only 20 cards of each, so their books alone "
+            "hold cards worth at least 350.",
         ),
     ]
     assert problems_of([team(9, 350), TeamTally()]) == []
@@ -211,9 +211,9 @@ def test_books_in_melded_cards_counted_by_class_run_out_of_the_cheapest_ranks_to
         (
             0,
             "melded",
-            "Team A melded cards worth 315, but its books cannot all be of the cheapest ranks: a "
-            "book is of one rank, and 5 decks hold only 20 cards of each, so its books alone hold "
-            "cards worth at least 350.",
+            "Team A melded cards worth 315, but their books cannot all be of the cheapest ranks: a "
+            "book is of one rank, and 5 decks hold only 20 cards of each, so their books alone "
+            "hold cards worth at least 350.",
         ),
     ]
     eight_and_kings = TeamTally(clean_books=9, melded=cards(fours_to_sevens=56, eights_to_kings=7))
@@ -240,9 +240,9 @@ def test_natural_cards_counted_elsewhere_are_in_no_book() -> None:
         (
             0,
             "melded",
-            "Team A melded cards worth 140, but its books cannot all be of the cheapest ranks: a "
+            "Team A melded cards worth 140, but their books cannot all be of the cheapest ranks: a "
             "book is of one rank, 3 decks hold only 12 cards of each, and 21 natural cards are "
-            "counted elsewhere, so its books alone hold cards worth at least 175.",
+            "counted elsewhere, so their books alone hold cards worth at least 175.",
         ),
     ]
 
@@ -260,7 +260,7 @@ def test_one_meld_of_each_rank_puts_each_book_in_another_rank() -> None:
             0,
             "melded",
             "Team A melded cards worth 175, but these rules allow one meld of each rank, so "
-            "each of its books is of another rank, and they alone hold cards worth at least 210.",
+            "each of their books is of another rank, and they alone hold cards worth at least 210.",
         ),
     ]
     # Counted by class too; and eleven books are every rank from 4 to ace: 700 at the least.
@@ -289,7 +289,7 @@ def test_one_meld_of_each_rank_counted_by_class_makes_a_book_of_a_rank_apiece() 
         0,
         "melded",
         "Team A reports 5 books (2 clean, 3 dirty), but these rules allow one meld of each "
-        "rank, and the natural cards it melded cannot make that many books each of a rank of "
+        "rank, and the natural cards they melded cannot make that many books each of a rank of "
         "its own.",
     )
     with_kings = cards(fours_to_sevens=24, eights_to_kings=6, twos=5)
@@ -323,8 +323,8 @@ def test_a_rank_has_one_unfinished_meld_so_seven_aces_make_a_book() -> None:
     assert refused(TeamTally(melded=cards(aces=10)), "simpson") == [(0, "melded")]
     message = problems_of([TeamTally(melded=cards(aces=7)), TeamTally()])[0][2]
     assert message == (
-        "Team A melded more natural cards than its melds can hold: a team has one unfinished "
-        "meld of a rank at the most, of up to 6 cards, so 1 of them must be in books, but its "
+        "Team A melded more natural cards than their melds can hold: a team has one unfinished "
+        "meld of a rank at the most, of up to 6 cards, so 1 of them must be in books, but their "
         "books hold 0 natural cards at the most."
     )
 
@@ -407,9 +407,9 @@ def test_wild_books_past_the_twos_the_decks_hold_are_worth_more() -> None:
         (
             0,
             "melded",
-            "Team A melded cards worth 420, but its books need 21 wild cards and only 20 2s are "
-            "not counted elsewhere; with jokers for the rest, its books alone hold cards worth at "
-            "least 450.",
+            "Team A melded cards worth 420, but their books need 21 wild cards and only 20 2s are "
+            "not counted elsewhere; with jokers for the rest, their books alone hold cards worth "
+            "at least 450.",
         ),
     ]
     assert problems_of([team(450), TeamTally()]) == []
@@ -422,9 +422,9 @@ def test_twos_counted_by_another_team_are_not_in_a_wild_book() -> None:
         (
             0,
             "melded",
-            "Team A melded cards worth 140, but its books need 7 wild cards and only 6 2s are "
-            "not counted elsewhere; with jokers for the rest, its books alone hold cards worth at "
-            "least 170.",
+            "Team A melded cards worth 140, but their books need 7 wild cards and only 6 2s are "
+            "not counted elsewhere; with jokers for the rest, their books alone hold cards worth "
+            "at least 170.",
         ),
     ]
     with_a_joker = TeamTally(wild_books=1, melded=Cards(points=170))
@@ -659,7 +659,7 @@ def test_black_threes_beside_books_that_do_not_grow_are_one_meld_at_most() -> No
     assert validate_deal(rules, 1, [beside, *rest], 7) == []
     over = TeamTally(black_three_books=1, melded=cards(black_threes=9, eights_to_kings=5))
     assert [p.message for p in validate_deal(rules, 1, [over, *rest], 7)] == [
-        "Team A reports 9 black 3s melded: its 1 black-three book holds 7 of them, and the "
+        "Team A reports 9 black 3s melded: their 1 black-three book holds 7 of them, and the "
         "other 2 cannot be one meld of 3 to 6."
     ]
 
@@ -671,7 +671,7 @@ def test_a_black_three_book_holds_at_least_seven_black_threes() -> None:
         (
             0,
             "melded.black_threes",
-            "Team A reports 5 black 3s melded, but its 1 black-three book holds at least 7 of "
+            "Team A reports 5 black 3s melded, but their 1 black-three book holds at least 7 of "
             "them.",
         ),
     ]
@@ -865,7 +865,7 @@ def test_a_meld_has_at_least_three_cards_besides_the_books() -> None:
         (
             0,
             "melded",
-            "Team A melded 2 cards besides its books, but a meld has at least three cards.",
+            "Team A melded 2 cards besides their books, but a meld has at least three cards.",
         ),
     ]
 
@@ -902,7 +902,7 @@ def test_melded_points_cannot_be_below_what_the_books_hold_at_least(
     assert (
         0,
         "melded",
-        f"Team A melded cards worth {melded}, but its {count} "
+        f"Team A melded cards worth {melded}, but their {count} "
         + ("book alone holds" if count == 1 else "books alone hold")
         + " cards worth at "
         f"least {least} (a clean book at least 35, a dirty book 50, a wild book 140).",
@@ -1175,7 +1175,7 @@ def test_a_team_that_went_out_hides_red_threes_only_in_the_feet_of_the_others() 
         (
             0,
             "red_threes_caught",
-            "Team A reports 12 red threes caught, but it went out, so only the feet of its "
+            "Team A reports 12 red threes caught, but they went out, so only the feet of their "
             "players who did not go out can hide them: 11 cards at most.",
         )
     ]

@@ -943,7 +943,7 @@ def test_a_deal_saved_with_no_cards_left_for_a_team_still_holding_some_says_to_c
     hint = re.search(r'<p class="flash flash-hint">(.*?)</p>', page, re.S)
     assert hint, page
     assert hint.group(1) == (
-        "Check deal 1: Cid &amp; Dee did not go out, so each of its 2 players still holds at "
+        "Check deal 1: Cid &amp; Dee did not go out, so each of their 2 players still holds at "
         "least one card in hand or foot, but no card is reported left. Correct the deal if "
         "something was missed."
     )
