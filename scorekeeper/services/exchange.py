@@ -1523,6 +1523,20 @@ def read_document(data: Any) -> _Document:
     return document
 
 
+# The JSON parser's reasons, in English only, said in the table's language.
+_JSON_REASONS = {
+    "Expecting value": N_("a value is missing"),
+    "Expecting property name enclosed in double quotes": N_("a name in double quotes is missing"),
+    "Expecting ':' delimiter": N_("a colon is missing"),
+    "Expecting ',' delimiter": N_("a comma is missing"),
+    "Unterminated string starting at": N_("a text has no closing double quote"),
+    "Invalid control character at": N_("a text holds a line break or a control character"),
+    "Invalid \\escape": N_("a backslash is followed by a character it cannot escape"),
+    "Invalid \\uXXXX escape": N_("a \\u is not followed by four hexadecimal digits"),
+    "Extra data": N_("something follows the end of the data"),
+}
+
+
 def parse_json(text: str | bytes) -> Any:
     """The file's JSON, or Invalid naming the line and column where it stops being JSON, or
     saying it holds text no database stores (as the API refuses such a body)."""
@@ -1533,10 +1547,18 @@ def parse_json(text: str | bytes) -> Any:
     except UnicodeDecodeError:
         raise Invalid.say(N_("The file is not UTF-8 text."), field="file") from None
     except json.JSONDecodeError as error:
+        reason = _JSON_REASONS.get(error.msg)
+        if reason is None:  # a wording of a later Python: the place is what helps
+            raise Invalid.say(
+                N_("The file is not valid JSON at line %(line)d, column %(column)d."),
+                field="file",
+                line=error.lineno,
+                column=error.colno,
+            ) from None
         raise Invalid.say(
             N_("The file is not valid JSON: %(reason)s at line %(line)d, column %(column)d."),
             field="file",
-            reason=error.msg,
+            reason=Phrase(reason),
             line=error.lineno,
             column=error.colno,
         ) from None

@@ -19,7 +19,9 @@ from standings_support import Season
 
 from scorekeeper import auth
 from scorekeeper.extensions import utc_iso
+from scorekeeper.rules.i18n import Phrase
 from scorekeeper.services import backups, exchange, games
+from scorekeeper.services.errors import Invalid
 
 PASSCODE = "hand-and-foot"
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -106,6 +108,42 @@ def test_a_bad_upload_is_refused_with_a_message_never_a_500(
     assert "The file was not imported; nothing was changed." in text
     assert words in text
     assert table_counts(app) == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "content", "words"),
+    [
+        ("en", b'{"a" 1}', "The file is not valid JSON: a colon is missing at line 1, column 6."),
+        ("de", b'{"a": 1 "b": 2}', "kein gültiges JSON: ein Komma fehlt in Zeile 1, Spalte 9."),
+        ("fr", b'{"a": "x', "un texte n&#39;a pas de guillemet double fermant à la ligne 1, col"),
+        ("nl", b"[1,]", "geen geldige JSON: er ontbreekt een waarde op regel 1, kolom 4."),
+        ("da", b"{} x", "der følger noget efter dataenes slutning i linje 1, kolonne 4."),
+    ],
+)
+def test_a_file_that_is_not_json_is_told_where_and_why_in_the_tables_language(
+    client: FlaskClient, season: Season, lang: str, content: bytes, words: str
+) -> None:
+    response = client.post(
+        "/settings/import",
+        data={"file": (io.BytesIO(content), "export.json")},
+        content_type="multipart/form-data",
+        headers={"Accept-Language": lang},
+        follow_redirects=True,
+    )
+    text = page_text(response)
+    assert words in text
+    assert "Expecting" not in text and "Extra data" not in text  # the parser's own English
+
+
+def test_a_reason_the_parser_words_otherwise_still_names_the_place(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exchange, "_JSON_REASONS", {})
+    with pytest.raises(Invalid) as refused:
+        exchange.parse_json(b'{"a" 1}')
+    assert [str(Phrase(p.template, p.params)) for p in refused.value.problems] == [
+        "The file is not valid JSON at line 1, column 6."
+    ]
 
 
 def test_a_broken_export_names_where_it_is_broken(
