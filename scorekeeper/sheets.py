@@ -1048,6 +1048,8 @@ def game_sheet(view: GameView, paper: Paper) -> Sheet:
         TeamHead(
             letter,
             view.team_names[i],
+            # The players under the name, unless the name is theirs in full; a name cut at its
+            # longest (names.team_name_of) keeps them, as the name no longer shows them all.
             ", ".join(view.team_players[i])
             if view.team_players[i] != [view.team_names[i]]
             and " & ".join(view.team_players[i]) != view.team_names[i]

@@ -151,25 +151,25 @@ _RANKS_TEXT = {
     (False, False): N_(
         "%(team)s's melded cards cannot be laid out in melds: with no clean or dirty book, "
         "each rank's natural cards make one meld at the most, of 3 to %(largest)d cards with "
-        "their wild cards (all aces are one rank), and %(naturals)s and %(wilds)s make no such "
+        "wild cards (all aces are one rank), and %(naturals)s and %(wilds)s make no such "
         "melds."
     ),
     (False, True): N_(
         "%(team)s's melded cards cannot be laid out in melds: with no clean or dirty book, "
         "each rank's natural cards make one meld at the most, of 3 to %(largest)d cards with "
-        "their wild cards (all aces are one rank), and %(naturals)s and %(wilds)s besides their "
+        "wild cards (all aces are one rank), and %(naturals)s and %(wilds)s besides their "
         "wild books make no such melds."
     ),
     (True, False): N_(
         "%(team)s's melded cards cannot be laid out in books and melds of one rank each: "
         "beside their books, each rank's natural cards make one unfinished meld at the most, "
-        "of 3 to %(largest)d cards with their wild cards (all aces are one rank), and "
+        "of 3 to %(largest)d cards with wild cards (all aces are one rank), and "
         "%(naturals)s and %(wilds)s make no such books and melds."
     ),
     (True, True): N_(
         "%(team)s's melded cards cannot be laid out in books and melds of one rank each: "
         "beside their books, each rank's natural cards make one unfinished meld at the most, "
-        "of 3 to %(largest)d cards with their wild cards (all aces are one rank), and "
+        "of 3 to %(largest)d cards with wild cards (all aces are one rank), and "
         "%(naturals)s and %(wilds)s besides their wild books make no such books and melds."
     ),
 }
@@ -246,13 +246,13 @@ _SHORT_RANKS: dict[tuple[bool, bool], Template] = {
 _ONE_BOOK_A_RANK: dict[tuple[bool, bool], Template] = {
     (True, False): N_(
         "%(team)s melded cards worth %(melded)d, but these rules allow one meld of each rank, "
-        "so each of their books is of another rank, and they alone hold cards worth at least "
-        "%(least)d."
+        "so each of their books is of another rank, and those books alone hold cards worth at "
+        "least %(least)d."
     ),
     (True, True): N_(
         "%(team)s melded cards worth %(melded)d, but these rules allow one meld of each rank, "
         "so each of their books is of another rank, and with %(counted)d natural cards counted "
-        "elsewhere, they alone hold cards worth at least %(least)d."
+        "elsewhere, those books alone hold cards worth at least %(least)d."
     ),
     (False, False): NP_(
         "The teams' books cannot all be of the cheapest ranks: each team has one book of a "
@@ -493,12 +493,10 @@ class _Checker:
                 i,
                 "red_threes_caught",
                 NP_(
-                    "%(team)s reports %(count)d red three caught, but they went out, so only the "
-                    "feet of their players who did not go out can hide one: %(feet)d cards at "
-                    "most.",
-                    "%(team)s reports %(count)d red threes caught, but they went out, so only "
-                    "the feet of their players who did not go out can hide them: %(feet)d cards "
-                    "at most.",
+                    "%(team)s reports %(count)d red three caught, but one of their players went "
+                    "out, so only the feet of the others can hide one: %(feet)d cards at most.",
+                    "%(team)s reports %(count)d red threes caught, but one of their players went "
+                    "out, so only the feet of the others can hide them: %(feet)d cards at most.",
                 ),
                 count=team.red_threes_caught,
                 feet=feet,

@@ -1529,11 +1529,15 @@ _JSON_REASONS = {
     "Expecting property name enclosed in double quotes": N_("a name in double quotes is missing"),
     "Expecting ':' delimiter": N_("a colon is missing"),
     "Expecting ',' delimiter": N_("a comma is missing"),
-    "Unterminated string starting at": N_("a text has no closing double quote"),
+    # The place is where the text starts, not where its quote is missing.
+    "Unterminated string starting at": N_("a text without its closing double quote starts"),
     "Invalid control character at": N_("a text holds a line break or a control character"),
-    "Invalid \\escape": N_("a backslash is followed by a character it cannot escape"),
+    "Invalid \\escape": N_("a backslash is followed by an invalid character"),
     "Invalid \\uXXXX escape": N_("a \\u is not followed by four hexadecimal digits"),
     "Extra data": N_("something follows the end of the data"),
+    # Python 3.13 and later.
+    "Illegal trailing comma before end of array": N_("a comma stands before a closing bracket"),
+    "Illegal trailing comma before end of object": N_("a comma stands before a closing bracket"),
 }
 
 
@@ -1547,7 +1551,9 @@ def parse_json(text: str | bytes) -> Any:
     except UnicodeDecodeError:
         raise Invalid.say(N_("The file is not UTF-8 text."), field="file") from None
     except json.JSONDecodeError as error:
-        reason = _JSON_REASONS.get(error.msg)
+        # A file cut short (a copy that stopped half-way) runs out where more was expected.
+        ended = error.pos >= len(error.doc) and error.msg != "Unterminated string starting at"
+        reason = N_("the file ends too early") if ended else _JSON_REASONS.get(error.msg)
         if reason is None:  # a wording of a later Python: the place is what helps
             raise Invalid.say(
                 N_("The file is not valid JSON at line %(line)d, column %(column)d."),

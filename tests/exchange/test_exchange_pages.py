@@ -115,9 +115,15 @@ def test_a_bad_upload_is_refused_with_a_message_never_a_500(
     [
         ("en", b'{"a" 1}', "The file is not valid JSON: a colon is missing at line 1, column 6."),
         ("de", b'{"a": 1 "b": 2}', "kein gültiges JSON: ein Komma fehlt in Zeile 1, Spalte 9."),
-        ("fr", b'{"a": "x', "un texte n&#39;a pas de guillemet double fermant à la ligne 1, col"),
-        ("nl", b"[1,]", "geen geldige JSON: er ontbreekt een waarde op regel 1, kolom 4."),
+        (
+            "fr",
+            b'{"a": "x',
+            "un texte sans guillemet double fermant commence à la ligne 1, colonne 7",
+        ),
+        ("nl", b'{"a": }', "geen geldige JSON: er ontbreekt een waarde op regel 1, kolom 7."),
         ("da", b"{} x", "der følger noget efter dataenes slutning i linje 1, kolonne 4."),
+        # A copy cut short runs out where more was expected.
+        ("en", b'{"games": [1, 2', "not valid JSON: the file ends too early at line 1, column 16."),
     ],
 )
 def test_a_file_that_is_not_json_is_told_where_and_why_in_the_tables_language(
@@ -133,6 +139,17 @@ def test_a_file_that_is_not_json_is_told_where_and_why_in_the_tables_language(
     text = page_text(response)
     assert words in text
     assert "Expecting" not in text and "Extra data" not in text  # the parser's own English
+
+
+def test_a_trailing_comma_is_given_a_reason_whatever_the_python(app: Flask) -> None:
+    # Python 3.13 words a trailing comma anew ("Illegal trailing comma"); either way the
+    # table is told why, not only where.
+    for content in (b"[1, 2,]", b'{"a": 1,}'):
+        with pytest.raises(Invalid) as refused:
+            exchange.parse_json(content)
+        (problem,) = refused.value.problems
+        assert problem.template.startswith("The file is not valid JSON: %(reason)s")
+        assert problem.params["reason"].template in exchange._JSON_REASONS.values()
 
 
 def test_a_reason_the_parser_words_otherwise_still_names_the_place(

@@ -393,7 +393,7 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
     aces = TeamTally(melded=cards(aces=6, twos=1), left=Cards(points=300))
     assert [p.message for p in validate_deal(standard, 1, [out, aces], None, [1, 1])] == [
         "Team B's melded cards cannot be laid out in melds: with no clean or dirty book, each "
-        "rank's natural cards make one meld at the most, of 3 to 6 cards with their wild cards "
+        "rank's natural cards make one meld at the most, of 3 to 6 cards with wild cards "
         "(all aces are one rank), and 6 natural cards and 1 wild card make no such melds."
     ]
     # Six cards of 8 to king may be two ranks: K K K 2 and Q Q Q.
@@ -409,7 +409,7 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
     assert [p.message for p in validate_deal(standard, 1, [out, kings], None, [1, 1])] == [
         "Team B's melded cards cannot be laid out in books and melds of one rank each: beside "
         "their books, each rank's natural cards make one unfinished meld at the most, of 3 to 6 "
-        "cards with their wild cards (all aces are one rank), and 13 natural cards and 1 wild "
+        "cards with wild cards (all aces are one rank), and 13 natural cards and 1 wild "
         "card make no such books and melds."
     ]
     # Thirteen aces are a clean book of them and six in a meld, with room for no 2 but a 2
@@ -421,7 +421,7 @@ def test_six_aces_and_a_two_with_no_book_cannot_be() -> None:
     pairs = TeamTally(melded=cards(aces=2, eights_to_kings=2, twos=1), left=Cards(points=300))
     assert [p.message for p in validate_deal(standard, 1, [out, pairs], None, [1, 1])] == [
         "Team B's melded cards cannot be laid out in melds: with no clean or dirty book, each "
-        "rank's natural cards make one meld at the most, of 3 to 6 cards with their wild cards "
+        "rank's natural cards make one meld at the most, of 3 to 6 cards with wild cards "
         "(all aces are one rank), and 4 natural cards and 1 wild card make no such melds."
     ]
     assert (

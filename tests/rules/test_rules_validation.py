@@ -260,7 +260,8 @@ def test_one_meld_of_each_rank_puts_each_book_in_another_rank() -> None:
             0,
             "melded",
             "Team A melded cards worth 175, but these rules allow one meld of each rank, so "
-            "each of their books is of another rank, and they alone hold cards worth at least 210.",
+            "each of their books is of another rank, and those books alone hold cards worth at "
+            "least 210.",
         ),
     ]
     # Counted by class too; and eleven books are every rank from 4 to ace: 700 at the least.
@@ -1175,8 +1176,8 @@ def test_a_team_that_went_out_hides_red_threes_only_in_the_feet_of_the_others() 
         (
             0,
             "red_threes_caught",
-            "Team A reports 12 red threes caught, but they went out, so only the feet of their "
-            "players who did not go out can hide them: 11 cards at most.",
+            "Team A reports 12 red threes caught, but one of their players went out, so only the "
+            "feet of the others can hide them: 11 cards at most.",
         )
     ]
     assert problems_of(out(11), "eleven-card", decks=6, sizes=[2, 2, 2]) == []
